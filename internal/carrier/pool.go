@@ -1,0 +1,378 @@
+// Package carrier is loom's carrier pool: the M:N machinery under virtual threads.
+//
+// # Terms
+//
+//   - A Slot is a carrier: the right to execute virtual-thread code. A pool has Parallelism slots
+//     (plus temporary ones while it compensates), named like the JDK's ForkJoinPool workers,
+//     "ForkJoinPool-1-worker-1". At most one goroutine executes under a slot at any moment.
+//   - A Runnable is a queued unit of work: a virtual thread that has never run (a new task) or one
+//     that was parked and has been unparked (a resumption).
+//   - A goroutine that holds a slot and has nothing else to do runs the dispatch loop: it pops the
+//     next Runnable in FIFO order and calls its Carry method.
+//
+// # How a slot moves between goroutines
+//
+// Go cannot move a goroutine's stack to another goroutine, so loom moves the slot instead of the
+// stack. A new task runs inline on the goroutine that holds the slot: a task that never blocks
+// costs no goroutine of its own, and a burst of a million short tasks runs like a worker pool.
+// When a task parks (unmounts), the goroutine it runs on becomes that virtual thread's goroutine
+// for the rest of its life, and the slot is handed on: to the goroutine of the next queued
+// resumption, to a fresh goroutine that runs the next new task, or, when nothing is queued, back
+// to the idle list. When the parked thread is unparked it is queued as a resumption; whoever holds
+// a slot and pops it gives it that slot (Carry sends the slot to the parked goroutine) and exits.
+// When an inline task finishes, its goroutine keeps the slot it holds at that moment (which may be
+// another slot than the one it started on) and goes on dispatching.
+//
+// # Invariants
+//
+//   - busy+len(idle) == size, and size <= max; the goroutine holding a busy slot is the only one
+//     running virtual-thread code under it.
+//   - The queue is non-empty only while no slot is idle, or a slot is about to be handed to a
+//     dispatcher (between the Lock that took it off the idle list and the goroutine start).
+//   - Every Runnable queued is carried exactly once.
+//
+// # Designs not taken
+//
+//   - A goroutine per virtual thread gated by a counting semaphore: simple, but a started thread
+//     that has not run yet would cost a goroutine, and a burst of a million tasks would be a
+//     million goroutines.
+//   - Keeping idle dispatcher goroutines alive for a keep-alive period (the JDK keeps idle carrier
+//     OS threads for 30 s): the Go runtime already caches goroutine structures and stacks, so a
+//     dispatcher that finds the queue empty simply exits and an idle pool holds no goroutine.
+//   - Work stealing with per-slot deques: the JDK's ForkJoinPool has them, but with a handful of
+//     carriers a single FIFO queue under one mutex is simpler, strictly FIFO, and not the
+//     bottleneck (the goroutine hand-off is).
+package carrier
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrClosed is returned by Submit after Close.
+var ErrClosed = errors.New("carrier: pool closed")
+
+// Runnable is a unit of work queued on a Pool.
+type Runnable interface {
+	// Carry is called by the goroutine that holds s. For a new task it runs the task inline and
+	// returns the slot the goroutine holds when the task has finished (the task may have parked
+	// and re-mounted on another slot meanwhile) and true. For a resumption it hands s to the
+	// parked goroutine and returns nil, false: the caller no longer holds a slot.
+	Carry(s *Slot) (*Slot, bool)
+	// Resumption reports whether the Runnable resumes a parked goroutine (true) or is a new task
+	// that runs inline on the dispatching goroutine (false).
+	Resumption() bool
+}
+
+// Slot is one carrier of a Pool.
+type Slot struct {
+	ID   int    // 1-based worker index
+	Name string // "ForkJoinPool-<pool>-worker-<ID>"
+	pool *Pool
+}
+
+// Pool returns the pool the slot belongs to.
+func (s *Slot) Pool() *Pool { return s.pool }
+
+func (s *Slot) String() string { return s.Name }
+
+var poolSeq atomic.Int64
+
+// Pool is a set of carriers with a FIFO run queue. Its zero value is not usable; see New.
+type Pool struct {
+	number int64
+	max    int
+
+	mu       sync.Mutex
+	target   int     // parallelism plus active compensations, capped at max
+	size     int     // slots that exist (busy + idle)
+	busy     int     // slots held by a goroutine
+	idle     []*Slot // idle slots, lowest ID last so it is reused first
+	freeIDs  []int   // IDs of retired slots, for reuse
+	nextID   int
+	q        ring
+	closed   bool
+	comps    int // compensations in force
+	maxComps int // high-water mark of size, for stats
+
+	submitted atomic.Int64
+}
+
+// New returns a pool with the given parallelism and maximum pool size (max >= parallelism).
+func New(parallelism, max int) *Pool {
+	if parallelism < 1 {
+		parallelism = 1
+	}
+	if max < parallelism {
+		max = parallelism
+	}
+	return &Pool{number: poolSeq.Add(1), max: max, target: parallelism}
+}
+
+// Number is the pool's sequence number, the N in "ForkJoinPool-N-worker-K".
+func (p *Pool) Number() int64 { return p.number }
+
+// Parallelism is the number of carriers the pool runs when it is not compensating.
+func (p *Pool) Parallelism() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.target - p.comps
+}
+
+// Submit queues r (after Close, only resumptions are accepted). If a slot is idle (or the pool may grow) a goroutine is started to dispatch.
+func (p *Pool) Submit(r Runnable) error {
+	p.mu.Lock()
+	if p.closed && !r.Resumption() {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	p.submitted.Add(1)
+	s := p.takeSlotLocked()
+	if s == nil {
+		p.q.push(r)
+		p.mu.Unlock()
+		return nil
+	}
+	p.mu.Unlock()
+	p.dispatchOn(s, r)
+	return nil
+}
+
+// dispatchOn gives slot s to r: a resumption gets s directly (no new goroutine); a new task gets
+// a fresh dispatcher goroutine that runs it inline.
+func (p *Pool) dispatchOn(s *Slot, r Runnable) {
+	if r.Resumption() {
+		r.Carry(s)
+		return
+	}
+	go p.loop(s, r)
+}
+
+// takeSlotLocked returns an idle slot, or a new one if the pool may grow, or nil.
+func (p *Pool) takeSlotLocked() *Slot {
+	if n := len(p.idle); n > 0 && p.busy < p.target {
+		s := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.busy++
+		return s
+	}
+	if p.size < p.target && p.busy < p.target {
+		p.size++
+		p.busy++
+		return p.newSlotLocked()
+	}
+	return nil
+}
+
+func (p *Pool) newSlotLocked() *Slot {
+	var id int
+	if n := len(p.freeIDs); n > 0 {
+		// reuse the lowest free ID so a pool that shrank and grew keeps small worker numbers
+		min := 0
+		for i := range p.freeIDs {
+			if p.freeIDs[i] < p.freeIDs[min] {
+				min = i
+			}
+		}
+		id = p.freeIDs[min]
+		p.freeIDs[min] = p.freeIDs[n-1]
+		p.freeIDs = p.freeIDs[:n-1]
+	} else {
+		p.nextID++
+		id = p.nextID
+	}
+	if p.size > p.maxComps {
+		p.maxComps = p.size
+	}
+	return &Slot{ID: id, Name: fmt.Sprintf("ForkJoinPool-%d-worker-%d", p.number, id), pool: p}
+}
+
+// loop dispatches on s, starting with r, until the queue is empty or the goroutine loses its slot.
+func (p *Pool) loop(s *Slot, r Runnable) {
+	for r != nil {
+		var ok bool
+		if s, ok = r.Carry(s); !ok {
+			return
+		}
+		r = p.Next(s)
+	}
+}
+
+// Next is called by a goroutine that holds s and has finished with it: it returns the next
+// queued Runnable to carry on s, or nil after putting s back (idle, or retired when the pool is
+// shrinking after a compensation).
+func (p *Pool) Next(s *Slot) Runnable {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy > p.target {
+		p.retireLocked(s)
+		return nil
+	}
+	if r, ok := p.q.pop(); ok {
+		return r
+	}
+	p.busy--
+	p.idle = append(p.idle, s)
+	// keep the lowest ID at the end, so that worker-1 is preferred (as a JDK pool with one busy
+	// worker keeps using it)
+	for i := len(p.idle) - 1; i > 0 && p.idle[i].ID > p.idle[i-1].ID; i-- {
+		p.idle[i], p.idle[i-1] = p.idle[i-1], p.idle[i]
+	}
+	return nil
+}
+
+func (p *Pool) retireLocked(s *Slot) {
+	p.busy--
+	p.size--
+	p.freeIDs = append(p.freeIDs, s.ID)
+}
+
+// Release gives up s because its goroutine is about to block (unmount): the slot goes on to the
+// next queued Runnable on another goroutine, or back to the idle list.
+func (p *Pool) Release(s *Slot) {
+	if r := p.Next(s); r != nil {
+		p.dispatchOn(s, r)
+	}
+}
+
+// Yield puts r (the caller's own resumption) at the tail of the queue and hands s to the queue's
+// head. It returns false, leaving everything as it was, when nothing else is queued: the caller
+// just keeps running.
+func (p *Pool) Yield(s *Slot, r Runnable) bool {
+	p.mu.Lock()
+	if p.q.len() == 0 {
+		p.mu.Unlock()
+		return false
+	}
+	p.q.push(r)
+	next, _ := p.q.pop()
+	p.mu.Unlock()
+	p.dispatchOn(s, next)
+	return true
+}
+
+// Compensate raises the number of carriers by one (up to the maximum pool size) while a carrier is
+// captured by a pinned wait, and returns false if the pool is already at its maximum. Each true
+// result must be balanced by EndCompensate.
+func (p *Pool) Compensate() bool {
+	p.mu.Lock()
+	if p.target >= p.max {
+		p.mu.Unlock()
+		return false
+	}
+	p.target++
+	p.comps++
+	var s *Slot
+	var r Runnable
+	if p.q.len() > 0 {
+		if s = p.takeSlotLocked(); s != nil {
+			r, _ = p.q.pop()
+		}
+	}
+	p.mu.Unlock()
+	if s != nil {
+		p.dispatchOn(s, r)
+	}
+	return true
+}
+
+// EndCompensate undoes one Compensate. The extra carrier retires the next time its goroutine is
+// done with it.
+func (p *Pool) EndCompensate() {
+	p.mu.Lock()
+	p.target--
+	p.comps--
+	// an idle slot beyond the target retires at once
+	for p.size > p.target && len(p.idle) > 0 {
+		s := p.idle[0]
+		p.idle = p.idle[1:]
+		p.size--
+		p.freeIDs = append(p.freeIDs, s.ID)
+	}
+	p.mu.Unlock()
+}
+
+// TryAcquire is called by a goroutine that wants a slot to run on (a thread re-mounting after
+// running unmounted): it returns an idle slot at once if there is one and nothing is queued
+// ahead, else nil, and the caller must queue itself with Submit as a resumption.
+func (p *Pool) TryAcquire() *Slot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.q.len() > 0 {
+		return nil
+	}
+	return p.takeSlotLocked()
+}
+
+// Stats is a snapshot of a pool.
+type Stats struct {
+	Parallelism   int   // carriers when not compensating
+	PoolSize      int   // carriers that exist now, busy or idle
+	Mounted       int   // carriers running virtual-thread code
+	Queued        int   // runnables waiting for a carrier
+	Compensations int   // compensations in force
+	PeakPoolSize  int   // largest pool size seen
+	Submitted     int64 // runnables ever submitted
+}
+
+// Stats returns a snapshot.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{
+		Parallelism:   p.target - p.comps,
+		PoolSize:      p.size,
+		Mounted:       p.busy,
+		Queued:        p.q.len(),
+		Compensations: p.comps,
+		PeakPoolSize:  p.maxComps,
+		Submitted:     p.submitted.Load(),
+	}
+}
+
+// Close makes later Submits fail. Runnables already queued still run; the caller is expected to
+// have waited for its threads to finish first.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+}
+
+// ring is a growable FIFO of Runnables.
+type ring struct {
+	buf        []Runnable
+	head, size int
+}
+
+func (r *ring) len() int { return r.size }
+
+func (r *ring) push(x Runnable) {
+	if r.size == len(r.buf) {
+		n := 2 * len(r.buf)
+		if n == 0 {
+			n = 16
+		}
+		buf := make([]Runnable, n)
+		k := copy(buf, r.buf[r.head:])
+		copy(buf[k:], r.buf[:r.head])
+		r.buf, r.head = buf, 0
+	}
+	r.buf[(r.head+r.size)%len(r.buf)] = x
+	r.size++
+}
+
+func (r *ring) pop() (Runnable, bool) {
+	if r.size == 0 {
+		return nil, false
+	}
+	x := r.buf[r.head]
+	r.buf[r.head] = nil
+	r.head = (r.head + 1) % len(r.buf)
+	r.size--
+	if r.size == 0 && len(r.buf) > 1024 {
+		r.buf, r.head = nil, 0 // give back the memory of a burst
+	}
+	return x, true
+}

@@ -1,0 +1,64 @@
+// Package rt is the narrow door between package thread, which owns the thread control blocks and
+// the one blocking primitive, and loom's other packages (locks, threadlocal, scoped, structured),
+// which need a little more of a thread than its public API shows: per-thread storage, monitor
+// bookkeeping for the pinning simulation, and parking in the BLOCKED state.
+//
+// Package thread fills in the function variables in its init, so they are set before any code
+// that imports thread (directly or through another loom package) runs. Nothing here is part of
+// loom's public API.
+package rt
+
+import "time"
+
+// Entry is one thread-local value. Inherit is nil for a plain ThreadLocal; for an inheritable one
+// it computes the child's value from the parent's when a thread is created.
+type Entry struct {
+	Value   any
+	Inherit func(parent any) any
+}
+
+// Data is the per-thread storage of thread-locals and scoped-value bindings. It is only touched by
+// the thread that owns it, except at creation (inheritance) and termination (release), which are
+// ordered with the thread's own accesses by Start and Join.
+type Data struct {
+	Locals map[uint64]Entry // ThreadLocal values by ThreadLocal id
+	Scoped any              // the scoped-value bindings in force (owned by package scoped)
+}
+
+// InheritFrom copies the inheritable entries of parent into d, computing each child value.
+func (d *Data) InheritFrom(parent *Data) {
+	for k, e := range parent.Locals {
+		if e.Inherit == nil {
+			continue
+		}
+		if d.Locals == nil {
+			d.Locals = make(map[uint64]Entry)
+		}
+		d.Locals[k] = Entry{Value: e.Inherit(e.Value), Inherit: e.Inherit}
+	}
+}
+
+// Park reasons, for the state a parked thread reports and for pinned events.
+const (
+	ParkWaiting      = iota // LockSupport.park and everything built on it
+	ParkBlocked             // waiting to enter a monitor: BLOCKED, pins under PinSynchronized
+	ParkMonitorWait         // Object.wait: pins and compensates under PinSynchronized
+)
+
+// Hooks filled in by package thread.
+var (
+	// CurrentData returns the current thread's storage.
+	CurrentData func() *Data
+	// DataOf returns the storage of t, which must be a *thread.Thread that has not started.
+	DataOf func(t any) *Data
+	// Park parks the current thread like thread.ParkNanos (timeout < 0: no timeout) with the given
+	// reason; blocker is what the thread waits for (shown by thread dumps and deadlock
+	// detection).
+	Park func(timeout time.Duration, reason int, blocker any)
+	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
+	// virtual thread that parks while holding one is pinned under PinSynchronized.
+	MonitorEntered func()
+	MonitorExited  func()
+	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
+	CurrentID func() int64
+)

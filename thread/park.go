@@ -1,0 +1,328 @@
+package thread
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loomgo/loom/internal/carrier"
+	"github.com/loomgo/loom/internal/rt"
+)
+
+// The one blocking primitive.
+//
+// Every loom wait (Sleep, Join, locks, conditions, queues, futures, monitors) ends in parkFor,
+// so unmounting, pinning, interrupts, timeouts and states are implemented once, here.
+//
+// A thread's park word holds a sequence number and a phase:
+//
+//	running --(parkFor publishes)--> parked --(one waker wins the CAS)--> resumed --(thread runs)--> running
+//
+// Three kinds of waker race for a parked thread: Unpark (and Interrupt, which unparks), the
+// timer of a timed park, and nobody (the thread itself takes back a park whose permit arrived
+// while it was publishing). Exactly one of them moves parked->resumed, and only that one hands the
+// thread its way back: a virtual thread that gave up its carrier is queued on the scheduler as a
+// resumption (a carrier then sends itself over t.resume); a platform or pinned thread, which kept
+// its goroutine's carrier, is sent nil over t.resume directly. The sequence number stops a timer
+// of an earlier park from resuming a later one.
+//
+// Lost wake-ups: Unpark stores the permit, then looks for the parked phase; parkFor publishes the
+// parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
+// one of the two sees the other; if both do, the CAS on the park word picks one.
+
+const (
+	phaseRunning = 0
+	phaseParked  = 1
+	phaseResumed = 2
+	phaseMask    = 3
+)
+
+// parkFor parks the current thread t (the caller must be t) until its permit is available, it is
+// interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
+// consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
+func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
+	if t.permit.CompareAndSwap(true, false) || t.interrupted.Load() || timeout == 0 {
+		return
+	}
+	if t.resume == nil {
+		t.resume = make(chan *carrier.Slot, 1)
+	}
+	slot := t.slot.Load()
+	pinnedBy := t.pinnedBy(reason)
+	unmount := t.virtual && slot != nil && pinnedBy == ""
+	t.parkUnmount = unmount
+	t.parkReason = reason
+	if blocker != nil {
+		t.blocker.Store(blockerBox{blocker})
+	}
+	t.state.Store(int32(st))
+	seq := t.park.Load()>>2 + 1
+	parked := seq<<2 | phaseParked
+	t.park.Store(parked)
+	if t.permit.Load() || t.interrupted.Load() {
+		if t.park.CompareAndSwap(parked, seq<<2|phaseRunning) {
+			t.permit.Store(false)
+			t.afterPark(blocker)
+			return
+		}
+		// a waker won: it will hand us our way back; wait for it as usual
+	}
+
+	var timer *time.Timer
+	if timeout > 0 {
+		timer = time.AfterFunc(timeout, func() { t.resumeIf(parked) })
+	}
+	var start time.Time
+	var compensated bool
+	if unmount {
+		t.labelGoroutine()
+		t.slot.Store(nil)
+		t.sched.parked.Add(1)
+		slot.Pool().Release(slot)
+	} else if pinnedBy != "" {
+		start = time.Now()
+		t.sched.pinnedParks.Add(1)
+		if reason == rt.ParkMonitorWait {
+			compensated = slot.Pool().Compensate()
+		}
+	}
+
+	s := <-t.resume
+
+	if unmount {
+		t.sched.parked.Add(-1)
+		t.slot.Store(s)
+	} else if pinnedBy != "" {
+		t.sched.pinnedParks.Add(-1)
+		if compensated {
+			slot.Pool().EndCompensate()
+		}
+		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
+	}
+	if timer != nil {
+		timer.Stop()
+	}
+	t.park.Store(seq << 2)
+	t.permit.Store(false)
+	t.afterPark(blocker)
+}
+
+func (t *Thread) afterPark(blocker any) {
+	t.state.Store(int32(Runnable))
+	if blocker != nil {
+		t.blocker.Store(blockerBox{})
+	}
+}
+
+// pinnedBy returns why a park by t with the given reason keeps its carrier, or "" if it does not.
+func (t *Thread) pinnedBy(reason int) string {
+	if !t.virtual {
+		return ""
+	}
+	if t.pinDepth > 0 {
+		return "NATIVE"
+	}
+	if t.sched.opts.Pinning == PinSynchronized && (t.monitors > 0 || reason != rt.ParkWaiting) {
+		return "MONITOR"
+	}
+	return ""
+}
+
+// resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
+// hands t its way back. It reports whether it won.
+func (t *Thread) resumeIf(parked uint64) bool {
+	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
+		return false
+	}
+	if t.parkUnmount {
+		if err := t.sched.pool.Submit(t); err != nil {
+			// the scheduler was closed while t was parked; Close waits for live threads, so this
+			// cannot happen unless the pool was closed behind the scheduler's back
+			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
+		}
+	} else {
+		t.resume <- nil
+	}
+	return true
+}
+
+// unpark makes t's permit available and resumes t if it is parked.
+func (t *Thread) unpark() {
+	t.permit.Store(true)
+	if v := t.park.Load(); v&phaseMask == phaseParked {
+		t.resumeIf(v)
+	}
+}
+
+// Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
+// goroutine; a resumption is handed the carrier.
+func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+	if t.hasRun {
+		t.resume <- s
+		return nil, false
+	}
+	t.hasRun = true
+	t.gid = gidFunc()
+	t.slot.Store(s)
+	t.state.Store(int32(Runnable))
+	register(t.gid, t)
+	finished := false
+	defer func() {
+		if !finished {
+			// runtime.Goexit in the task: this goroutine is ending, so pass its carrier on.
+			s := t.finish()
+			s.Pool().Release(s)
+		}
+	}()
+	t.runTask()
+	finished = true
+	return t.finish(), true
+}
+
+// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds.
+func (t *Thread) finish() *carrier.Slot {
+	unregister(t.gid)
+	t.unlabelGoroutine()
+	s := t.slot.Swap(nil)
+	t.terminate()
+	return s
+}
+
+// Resumption implements carrier.Runnable.
+func (t *Thread) Resumption() bool { return t.hasRun }
+
+// Park disables the current thread until its permit is available (see Unpark), it is
+// interrupted, or it returns spuriously; the caller must re-check its condition in a loop. A
+// virtual thread unmounts while parked (unless pinned). The permit is consumed; an interrupt
+// makes Park return without clearing the interrupt status. The thread is WAITING meanwhile. It
+// ports LockSupport.park().
+func Park() { Current().parkFor(-1, rt.ParkWaiting, nil, Waiting) }
+
+// ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING); d <= 0 only consumes
+// an available permit. It ports LockSupport.parkNanos.
+func ParkNanos(d time.Duration) {
+	t := Current()
+	if d <= 0 {
+		t.permit.Store(false)
+		return
+	}
+	t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
+}
+
+// ParkUntil is Park that also returns once deadline has passed. It ports LockSupport.parkUntil.
+func ParkUntil(deadline time.Time) { ParkNanos(time.Until(deadline)) }
+
+// Unpark makes t's permit available: if t is parked it returns from Park, otherwise its next Park
+// returns at once. The permit is binary: two Unparks before a Park still let only one Park
+// through. Unpark(nil) does nothing, as LockSupport.unpark(null). It ports LockSupport.unpark.
+func Unpark(t *Thread) {
+	if t != nil {
+		t.unpark()
+	}
+}
+
+// Sleep pauses the current thread for at least d (TIMED_WAITING); a virtual thread unmounts
+// meanwhile unless it is pinned. It neither consumes nor grants the park permit, and Unpark does
+// not shorten it. If the thread is interrupted (before or during the sleep) Sleep returns
+// ErrInterrupted and clears the interrupt status. Sleep(0) is a Yield; a negative d returns at
+// once, as Thread.sleep(Duration) does. It ports Thread.sleep.
+func Sleep(d time.Duration) error {
+	if d < 0 {
+		return nil
+	}
+	t := Current()
+	if t.interrupted.Swap(false) {
+		return ErrInterrupted
+	}
+	if d == 0 {
+		Yield()
+		if t.interrupted.Swap(false) {
+			return ErrInterrupted
+		}
+		return nil
+	}
+	deadline := time.Now().Add(d)
+	hadPermit := t.permit.Swap(false)
+	defer func() {
+		if hadPermit {
+			t.permit.Store(true)
+		}
+	}()
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil
+		}
+		t.parkFor(left, rt.ParkWaiting, nil, TimedWaiting)
+		if t.interrupted.Swap(false) {
+			return ErrInterrupted
+		}
+	}
+}
+
+// Interrupted reports whether the current thread's interrupt status was set, and clears it. It
+// ports Thread.interrupted().
+func Interrupted() bool { return Current().interrupted.Swap(false) }
+
+// Yield gives the current virtual thread's carrier to the next queued virtual thread and queues
+// itself behind the ones already waiting (FIFO); with nothing queued, or when the thread is
+// pinned, it just continues. On a platform thread it is runtime.Gosched. It neither consumes nor
+// grants the park permit. It ports Thread.yield().
+func Yield() {
+	t := Current()
+	s := t.slot.Load()
+	if !t.virtual || s == nil || t.pinnedBy(rt.ParkWaiting) != "" {
+		runtimeGosched()
+		return
+	}
+	if t.resume == nil {
+		t.resume = make(chan *carrier.Slot, 1)
+	}
+	t.slot.Store(nil)
+	if !s.Pool().Yield(s, t) {
+		t.slot.Store(s)
+		return
+	}
+	t.slot.Store(<-t.resume)
+}
+
+// Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
+// inside fn keeps its carrier, as a Java virtual thread does with a native frame on its stack.
+// Every such park that lasts longer than the scheduler's threshold is reported as a PinnedEvent
+// with reason "NATIVE". On a platform thread Native just calls fn.
+func Native(fn func()) {
+	t := Current()
+	t.pinDepth++
+	defer func() { t.pinDepth-- }()
+	fn()
+}
+
+// Blocking runs fn unmounted: a virtual thread gives its carrier back while fn runs, so fn may
+// block in Go's own ways (channel operations, sync.Mutex, time.Sleep, syscalls) without holding a
+// carrier that other virtual threads need, then re-mounts (behind the threads already queued). It
+// is the managed blocker of Java's ForkJoinPool. On a platform thread, or a pinned virtual
+// thread, Blocking just calls fn. The thread's state stays RUNNABLE.
+func Blocking(fn func()) {
+	t := Current()
+	s := t.slot.Load()
+	if !t.virtual || s == nil || t.pinDepth > 0 {
+		fn()
+		return
+	}
+	if t.resume == nil {
+		t.resume = make(chan *carrier.Slot, 1)
+	}
+	t.slot.Store(nil)
+	p := s.Pool()
+	p.Release(s)
+	defer func() {
+		s := p.TryAcquire()
+		if s == nil {
+			if err := p.Submit(t); err != nil {
+				panic(err)
+			}
+			s = <-t.resume
+		}
+		t.slot.Store(s)
+	}()
+	fn()
+}

@@ -1,0 +1,170 @@
+package thread
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
+
+// Platform threads.
+//
+// A platform thread is a goroutine that calls runtime.LockOSThread and never unlocks: the Go
+// runtime gives it an OS thread of its own and destroys that thread when the goroutine ends, so
+// a platform thread costs what a Java platform thread costs.
+//
+// The Go runtime aborts the whole process (not a recoverable panic) when it needs more OS threads
+// than debug.SetMaxThreads allows (10,000 by default). loom therefore counts its platform
+// threads and refuses to start one past PlatformThreadLimit with ErrThreadLimit, which a program
+// can handle, as Java programs handle "OutOfMemoryError: unable to create native thread".
+
+var (
+	platformLive  atomic.Int64
+	platformLimit atomic.Int64
+	limitOnce     sync.Once
+
+	nonDaemonMu      sync.Mutex
+	nonDaemonThreads = map[*Thread]struct{}{}
+)
+
+// runtimeReserve is the number of OS threads left to the Go runtime itself (its Ms for
+// GOMAXPROCS, sysmon, the goroutines blocked in syscalls, cgo callers, ...).
+func runtimeReserve(max int) int {
+	r := 4*runtime.GOMAXPROCS(0) + 64
+	if r < max/20 {
+		r = max / 20
+	}
+	return r
+}
+
+// PlatformThreadLimit returns how many platform threads loom lets the process have at once: the
+// smallest of Go's own limit (debug.SetMaxThreads), the kernel's threads-max and pid_max, the
+// process's RLIMIT_NPROC and its cgroup's pids.max, less a reserve for the Go runtime's own
+// threads. SetPlatformThreadLimit overrides it.
+func PlatformThreadLimit() int {
+	limitOnce.Do(func() {
+		if platformLimit.Load() == 0 {
+			platformLimit.Store(int64(defaultPlatformLimit()))
+		}
+	})
+	return int(platformLimit.Load())
+}
+
+// SetPlatformThreadLimit sets the limit PlatformThreadLimit reports (n <= 0 restores the default
+// computed from the OS). Raising it past Go's debug.SetMaxThreads also raises that, since the
+// runtime would otherwise abort the process first.
+func SetPlatformThreadLimit(n int) {
+	limitOnce.Do(func() {})
+	if n <= 0 {
+		n = defaultPlatformLimit()
+	}
+	goMax := debug.SetMaxThreads(1 << 30)
+	if need := n + runtimeReserve(n); need > goMax {
+		goMax = need
+	}
+	debug.SetMaxThreads(goMax)
+	platformLimit.Store(int64(n))
+}
+
+func defaultPlatformLimit() int {
+	goMax := debug.SetMaxThreads(1 << 30)
+	debug.SetMaxThreads(goMax)
+	limit := goMax
+	for _, f := range []string{"/proc/sys/kernel/threads-max", "/proc/sys/kernel/pid_max", "/sys/fs/cgroup/pids.max"} {
+		if n := readInt(f); n > 0 && n < limit {
+			limit = n
+		}
+	}
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(rlimitNproc, &rl); err == nil && rl.Cur > 0 && rl.Cur < uint64(limit) {
+		limit = int(rl.Cur)
+	}
+	limit -= runtimeReserve(limit)
+	if limit < 1 {
+		limit = 1
+	}
+	return limit
+}
+
+const rlimitNproc = 6 // RLIMIT_NPROC on Linux
+
+func readInt(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// PlatformThreads returns the number of platform threads loom has started that are still alive.
+func PlatformThreads() int { return int(platformLive.Load()) }
+
+func startPlatform(t *Thread) error {
+	limit := int64(PlatformThreadLimit())
+	if platformLive.Add(1) > limit {
+		platformLive.Add(-1)
+		t.terminate()
+		return fmt.Errorf("%w (limit %d)", ErrThreadLimit, limit)
+	}
+	if !t.daemon.Load() {
+		nonDaemonMu.Lock()
+		nonDaemonThreads[t] = struct{}{}
+		nonDaemonMu.Unlock()
+	}
+	t.state.Store(int32(Runnable))
+	go func() {
+		runtime.LockOSThread() // never unlocked: the OS thread ends with the goroutine
+		t.gid = gidFunc()
+		register(t.gid, t)
+		defer func() {
+			unregister(t.gid)
+			t.terminate()
+			platformLive.Add(-1)
+			if !t.daemon.Load() {
+				nonDaemonMu.Lock()
+				delete(nonDaemonThreads, t)
+				nonDaemonMu.Unlock()
+			}
+		}()
+		t.runTask()
+	}()
+	return nil
+}
+
+// AwaitNonDaemon waits until every non-daemon platform thread that loom started has terminated,
+// including those started while it waits. A Java program's JVM does this before it exits; a Go
+// program ends when main returns, so call it (typically `defer thread.AwaitNonDaemon()` first
+// thing in main) to get Java's behaviour. Virtual threads are daemons and are not waited for. It
+// is not interruptible.
+func AwaitNonDaemon() {
+	for {
+		nonDaemonMu.Lock()
+		var t *Thread
+		for x := range nonDaemonThreads {
+			t = x
+			break
+		}
+		nonDaemonMu.Unlock()
+		if t == nil {
+			return
+		}
+		interrupted := false
+		for t.IsAlive() {
+			if t.Join() != nil {
+				interrupted = true // Join cleared it; keep waiting, re-assert at the end
+			}
+		}
+		if interrupted {
+			Current().interrupted.Store(true)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package thread
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/internal/carrier"
+	"github.com/loomgo/loom/internal/rt"
+)
+
+// PinningMode says what pins a virtual thread to its carrier, as the JDK version does.
+type PinningMode int
+
+const (
+	// PinNone is Java 24+ (JEP 491): monitors do not pin; only Native does.
+	PinNone PinningMode = iota
+	// PinSynchronized is Java 21-23: a virtual thread that parks while holding a monitor, or
+	// blocks entering one, keeps its carrier; Monitor.Wait keeps it too but the scheduler
+	// compensates with a temporary extra carrier (up to MaxPoolSize).
+	PinSynchronized
+)
+
+func (m PinningMode) String() string {
+	if m == PinSynchronized {
+		return "PinSynchronized"
+	}
+	return "PinNone"
+}
+
+// PinnedEvent reports a park that kept its carrier, like the JFR event jdk.VirtualThreadPinned.
+type PinnedEvent struct {
+	Thread            *Thread
+	Carrier           string        // the carrier it kept
+	Duration          time.Duration // how long it was parked
+	Reason            string        // "MONITOR" (PinSynchronized) or "NATIVE" (Native)
+	BlockingOperation string        // "LockSupport.park", "Contended monitor enter", "Object.wait"
+	Stack             []byte        // the goroutine's stack when it unparked
+}
+
+// SchedulerOptions configure a Scheduler. The zero value is the default: GOMAXPROCS carriers,
+// Java 24+ pinning.
+type SchedulerOptions struct {
+	// Parallelism is the number of carriers (jdk.virtualThreadScheduler.parallelism); 0 means
+	// runtime.GOMAXPROCS(0).
+	Parallelism int
+	// MaxPoolSize caps the carriers including compensation (jdk.virtualThreadScheduler.maxPoolSize);
+	// 0 means max(Parallelism, 256).
+	MaxPoolSize int
+	// Pinning chooses Java 21-23 (PinSynchronized) or Java 24+ (PinNone) monitor behaviour.
+	Pinning PinningMode
+	// OnPinned, if set, is called (on the pinned thread, after it unparks) for every pinned park
+	// that lasted at least PinnedThreshold, like the JFR event jdk.VirtualThreadPinned.
+	OnPinned func(PinnedEvent)
+	// PinnedThreshold is the shortest pinned park reported; 0 means 20 ms (JFR's default).
+	PinnedThreshold time.Duration
+	// TracePinned prints each pinned park to TraceOutput like Java 21's
+	// -Djdk.tracePinnedThreads: "short" (the thread and the reason) or "full" (also the stack).
+	// Each stack is printed once.
+	TracePinned string
+	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK).
+	TraceOutput io.Writer
+}
+
+// Scheduler is a pool of carriers that runs virtual threads, as the JDK's ForkJoinPool-based
+// virtual-thread scheduler. Use DefaultScheduler, or NewScheduler for one of your own (for
+// example with one carrier, to watch threads take turns).
+type Scheduler struct {
+	opts SchedulerOptions
+	pool *carrier.Pool
+
+	live         atomic.Int64 // started, not terminated
+	parked       atomic.Int64 // parked and unmounted
+	pinnedParks  atomic.Int64 // parked and pinned now
+	pinnedEvents atomic.Int64
+
+	mu      sync.Mutex
+	closing bool
+	waiters []*Thread // Close callers waiting for live == 0
+	traced  map[string]bool
+}
+
+// NewScheduler returns a scheduler with the given options. Carriers are started on demand and a
+// scheduler with no runnable virtual thread holds no goroutine. Close it when done.
+func NewScheduler(opts SchedulerOptions) *Scheduler {
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxPoolSize <= 0 {
+		opts.MaxPoolSize = max(opts.Parallelism, 256)
+	} else if opts.MaxPoolSize < opts.Parallelism {
+		opts.Parallelism = opts.MaxPoolSize // as the JDK lowers parallelism to maxPoolSize
+	}
+	if opts.PinnedThreshold <= 0 {
+		opts.PinnedThreshold = 20 * time.Millisecond
+	}
+	if opts.TraceOutput == nil {
+		opts.TraceOutput = os.Stdout
+	}
+	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize)}
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultSched *Scheduler
+)
+
+// DefaultScheduler returns the scheduler of virtual threads made without Scheduler(...). It is
+// created on first use from the environment variable LOOM_OPTS, which takes the JDK's system
+// properties:
+//
+//	LOOM_OPTS="-Djdk.virtualThreadScheduler.parallelism=1 -Djdk.virtualThreadScheduler.maxPoolSize=8
+//	           -Djdk.tracePinnedThreads=short -Dloom.pinning=synchronized"
+//
+// loom.pinning is "none" (the default, Java 24+) or "synchronized" (Java 21-23). The default
+// scheduler is never closed.
+func DefaultScheduler() *Scheduler {
+	defaultOnce.Do(func() { defaultSched = NewScheduler(optionsFromEnv(os.Getenv("LOOM_OPTS"))) })
+	return defaultSched
+}
+
+func optionsFromEnv(env string) SchedulerOptions {
+	var o SchedulerOptions
+	for _, f := range strings.Fields(env) {
+		k, v, _ := strings.Cut(strings.TrimPrefix(f, "-D"), "=")
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "jdk.virtualThreadScheduler.parallelism":
+			o.Parallelism = n
+		case "jdk.virtualThreadScheduler.maxPoolSize":
+			o.MaxPoolSize = n
+		case "jdk.tracePinnedThreads":
+			if v == "" {
+				v = "full"
+			}
+			o.TracePinned = v
+		case "loom.pinning":
+			if v == "synchronized" {
+				o.Pinning = PinSynchronized
+			}
+		case "loom.pinnedThreshold":
+			if d, err := time.ParseDuration(v); err == nil {
+				o.PinnedThreshold = d
+			}
+		}
+	}
+	return o
+}
+
+// Options returns the scheduler's options, with defaults filled in.
+func (s *Scheduler) Options() SchedulerOptions { return s.opts }
+
+// SchedulerStats is a snapshot of a scheduler.
+type SchedulerStats struct {
+	Parallelism   int   // carriers when not compensating
+	PoolSize      int   // carriers that exist now (busy or idle), including compensation
+	PeakPoolSize  int   // the most carriers that existed at once
+	Mounted       int   // carriers running a virtual thread now
+	Queued        int   // virtual threads waiting for a carrier
+	Parked        int64 // virtual threads parked and unmounted
+	PinnedParked  int64 // virtual threads parked while pinned (holding their carrier)
+	Live          int64 // virtual threads started and not yet terminated
+	PinnedEvents  int64 // pinned parks reported (at least PinnedThreshold long)
+	Compensations int   // temporary carriers in force
+}
+
+// Stats returns a snapshot of the scheduler's counters.
+func (s *Scheduler) Stats() SchedulerStats {
+	ps := s.pool.Stats()
+	return SchedulerStats{
+		Parallelism:   ps.Parallelism,
+		PoolSize:      ps.PoolSize,
+		PeakPoolSize:  ps.PeakPoolSize,
+		Mounted:       ps.Mounted,
+		Queued:        ps.Queued,
+		Parked:        s.parked.Load(),
+		PinnedParked:  s.pinnedParks.Load(),
+		Live:          s.live.Load(),
+		PinnedEvents:  s.pinnedEvents.Load(),
+		Compensations: ps.Compensations,
+	}
+}
+
+// Close stops the scheduler: starting a virtual thread on it fails with ErrRejected from then
+// on, and Close waits (unmounted, if the caller is a virtual thread of another scheduler) until
+// every virtual thread already started on it has terminated. Its carriers then exit. Close on
+// the default scheduler panics with ErrIllegalThreadState; closing twice is harmless. A virtual
+// thread of s must not call s.Close (it would wait for itself).
+func (s *Scheduler) Close() {
+	if s == defaultSched {
+		panic(fmt.Errorf("%w: the default scheduler cannot be closed", ErrIllegalThreadState))
+	}
+	me := Current()
+	if me.sched == s {
+		panic(fmt.Errorf("%w: a virtual thread cannot close its own scheduler", ErrIllegalThreadState))
+	}
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.pool.Close()
+	for {
+		s.mu.Lock()
+		if s.live.Load() == 0 {
+			s.mu.Unlock()
+			return
+		}
+		s.waiters = append(s.waiters, me)
+		s.mu.Unlock()
+		// Close is not interruptible: like ExecutorService.close it waits for every thread
+		for s.live.Load() != 0 {
+			me.parkFor(-1, rt.ParkWaiting, s, Waiting)
+		}
+	}
+}
+
+func (s *Scheduler) start(t *Thread) error {
+	s.live.Add(1)
+	t.state.Store(int32(Runnable))
+	if err := s.pool.Submit(t); err != nil {
+		t.started.Store(true)
+		s.live.Add(-1)
+		t.terminate()
+		return fmt.Errorf("%w: %v", ErrRejected, err)
+	}
+	return nil
+}
+
+func (s *Scheduler) threadEnded() {
+	if s.live.Add(-1) != 0 {
+		return
+	}
+	s.mu.Lock()
+	w := s.waiters
+	s.waiters = nil
+	s.mu.Unlock()
+	for _, t := range w {
+		t.unpark()
+	}
+}
+
+// pinned reports a park of t that kept its carrier for d.
+func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason int) {
+	if d < s.opts.PinnedThreshold || (s.opts.OnPinned == nil && s.opts.TracePinned == "") {
+		if d >= s.opts.PinnedThreshold {
+			s.pinnedEvents.Add(1)
+		}
+		return
+	}
+	s.pinnedEvents.Add(1)
+	op := "LockSupport.park"
+	switch parkReason {
+	case rt.ParkBlocked:
+		op = "Contended monitor enter"
+	case rt.ParkMonitorWait:
+		op = "Object.wait"
+	}
+	stack := debug.Stack()
+	if s.opts.OnPinned != nil {
+		s.opts.OnPinned(PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack})
+	}
+	if s.opts.TracePinned != "" {
+		s.trace(t, reason, stack)
+	}
+}
+
+// trace prints a pinned park as Java 21's -Djdk.tracePinnedThreads does: the thread, the reason,
+// then (full) the stack with each frame indented by four spaces. Each stack is printed once.
+func (s *Scheduler) trace(t *Thread, reason string, stack []byte) {
+	lines := strings.Split(strings.TrimSpace(string(stack)), "\n")
+	if len(lines) > 0 {
+		lines = lines[1:] // "goroutine N [running]:"
+	}
+	key := strings.Join(lines, "\n")
+	s.mu.Lock()
+	if s.traced == nil {
+		s.traced = make(map[string]bool)
+	}
+	seen := s.traced[key]
+	s.traced[key] = true
+	s.mu.Unlock()
+	if seen {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v reason:%s\n", t, reason)
+	if s.opts.TracePinned == "full" {
+		for _, l := range lines {
+			b.WriteString("    ")
+			b.WriteString(strings.TrimSpace(l))
+			b.WriteByte('\n')
+		}
+	}
+	io.WriteString(s.opts.TraceOutput, b.String())
+}
+
+// labelGoroutine sets pprof labels on a virtual thread's goroutine when it first parks, so Go's
+// goroutine profiles (and the thread dump) show which thread each parked goroutine is.
+func (t *Thread) labelGoroutine() {
+	if t.labelled {
+		return
+	}
+	t.labelled = true
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(),
+		pprof.Labels("loom.thread", "#"+itoa(t.id), "loom.name", t.Name())))
+}
+
+func (t *Thread) unlabelGoroutine() {
+	if t.labelled {
+		t.labelled = false
+		pprof.SetGoroutineLabels(context.Background())
+	}
+}
+
+var runtimeGosched = runtime.Gosched
+
+func rtInit() {
+	rt.CurrentData = func() *rt.Data { return &Current().data }
+	rt.DataOf = func(x any) *rt.Data { return &x.(*Thread).data }
+	rt.Park = func(d time.Duration, reason int, blocker any) {
+		st := Waiting
+		if reason == rt.ParkBlocked {
+			st = Blocked
+		} else if d >= 0 {
+			st = TimedWaiting
+		}
+		Current().parkFor(d, reason, blocker, st)
+	}
+	rt.MonitorEntered = func() { Current().monitors++ }
+	rt.MonitorExited = func() { Current().monitors-- }
+	rt.CurrentID = func() int64 { return Current().id }
+}

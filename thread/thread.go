@@ -1,0 +1,379 @@
+package thread
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/internal/carrier"
+	"github.com/loomgo/loom/internal/rt"
+)
+
+// Thread is a thread of execution: a virtual thread (a goroutine that runs only while it holds one
+// of its scheduler's carriers) or a platform thread (a goroutine locked to its own OS thread). It
+// ports java.lang.Thread. Threads are made by the builders (OfVirtual, OfPlatform) or
+// StartVirtualThread, and Current returns the running one. A Thread must not be copied.
+type Thread struct {
+	_ noCopy
+
+	id       int64
+	virtual  bool
+	foreign  bool       // attached to a goroutine loom did not start
+	sched    *Scheduler // virtual threads only
+	task     func()
+	name     atomic.Pointer[string]
+	daemon   atomic.Bool
+	priority atomic.Int32
+	ueh      func(*Thread, any)
+
+	state       atomic.Int32 // State
+	started     atomic.Bool
+	interrupted atomic.Bool
+	permit      atomic.Bool
+	park        atomic.Uint64 // parkSeq<<2 | parkPhase; see park.go
+
+	// Fields touched only by the thread itself (or before it starts).
+	gid          int64
+	hasRun       bool          // the task has begun: a queued t is a resumption, not a new task
+	parkUnmount  bool          // the current park released the carrier
+	pinDepth     int32         // nesting of Native
+	monitors     int32         // monitors held (locks.Monitor)
+	parkReason   int           // rt.Park* reason of the current park
+	labelled     bool          // pprof labels set on the goroutine
+	resume       chan *carrier.Slot // hand-off of a carrier (or nil) to a parked goroutine
+	slot         atomic.Pointer[carrier.Slot]
+	blocker      atomic.Value // what the thread is parked on (LockSupport.getBlocker)
+	data         rt.Data
+
+	mu      sync.Mutex
+	joiners []*Thread
+}
+
+// noCopy makes go vet's copylocks check report copies.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+var (
+	idSeq           atomic.Int64 // main is #1; the others count from 2
+	platformNameSeq atomic.Int64 // Thread-0, Thread-1, ...
+)
+
+func init() {
+	idSeq.Store(1)
+	mainThread = &Thread{id: 1}
+	mainThread.name.Store(ptr("main"))
+	mainThread.priority.Store(NormPriority)
+	rtInit()
+}
+
+// Priorities, as Thread.MIN_PRIORITY, NORM_PRIORITY and MAX_PRIORITY.
+const (
+	MinPriority  = 1
+	NormPriority = 5
+	MaxPriority  = 10
+)
+
+func newThread(virtual bool, s *Scheduler) *Thread {
+	t := &Thread{id: idSeq.Add(1), virtual: virtual, sched: s}
+	t.name.Store(ptr(""))
+	t.priority.Store(NormPriority)
+	if virtual {
+		t.daemon.Store(true)
+	}
+	return t
+}
+
+// ThreadID returns the thread's id: positive, unique, assigned when the thread is created and
+// never reused. The main goroutine's thread is #1. It ports Thread.threadId().
+func (t *Thread) ThreadID() int64 { return t.id }
+
+// Name returns the thread's name; virtual threads are unnamed ("") unless a builder named them.
+// It ports Thread.getName().
+func (t *Thread) Name() string { return *t.name.Load() }
+
+// SetName renames the thread, in any state. It ports Thread.setName.
+func (t *Thread) SetName(name string) { t.name.Store(&name) }
+
+// IsVirtual reports whether t is a virtual thread. It ports Thread.isVirtual().
+func (t *Thread) IsVirtual() bool { return t.virtual }
+
+// IsDaemon reports whether t is a daemon thread; virtual threads always are. It ports
+// Thread.isDaemon().
+func (t *Thread) IsDaemon() bool { return t.daemon.Load() }
+
+// SetDaemon marks t as a daemon or user thread before it starts. It panics with
+// ErrIllegalArgument for SetDaemon(false) on a virtual thread (in any state) and with
+// ErrIllegalThreadState once the thread has started. It ports Thread.setDaemon.
+func (t *Thread) SetDaemon(on bool) {
+	if t.virtual && !on {
+		panic(fmt.Errorf("%w: 'false' not legal for virtual threads", ErrIllegalArgument))
+	}
+	if t.IsAlive() {
+		panic(fmt.Errorf("%w: thread is alive", ErrIllegalThreadState))
+	}
+	if !t.virtual {
+		t.daemon.Store(on)
+	}
+}
+
+// Priority returns the thread's priority; always NormPriority (5) for virtual threads. Go has no
+// thread priorities: the value is kept and reported, not applied. It ports Thread.getPriority().
+func (t *Thread) Priority() int { return int(t.priority.Load()) }
+
+// SetPriority sets the priority of a platform thread; on a virtual thread it is ignored. A
+// priority outside MinPriority..MaxPriority panics with ErrIllegalArgument. It ports
+// Thread.setPriority.
+func (t *Thread) SetPriority(p int) {
+	if p < MinPriority || p > MaxPriority {
+		panic(fmt.Errorf("%w: priority %d not in 1..10", ErrIllegalArgument, p))
+	}
+	if !t.virtual {
+		t.priority.Store(int32(p))
+	}
+}
+
+// State returns the thread's state. It ports Thread.getState().
+func (t *Thread) State() State { return State(t.state.Load()) }
+
+// IsAlive reports whether t has started and not yet terminated. It ports Thread.isAlive().
+func (t *Thread) IsAlive() bool {
+	s := t.State()
+	return s != New && s != Terminated
+}
+
+// IsInterrupted reports whether t's interrupt status is set, without clearing it. It ports
+// Thread.isInterrupted().
+func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
+
+// Interrupt sets t's interrupt status and wakes it if it is blocked in a loom call: Sleep, Join,
+// a lock, a condition, a queue or a future then return ErrInterrupted (clearing the status), and
+// Park returns with the status left set. An interrupt of a thread that is not blocked is kept
+// until its next interruptible call. Interrupting a thread that has not started or has ended just
+// sets the status. It ports Thread.interrupt().
+func (t *Thread) Interrupt() {
+	t.interrupted.Store(true)
+	t.unpark()
+}
+
+// Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports
+// LockSupport.getBlocker.
+func (t *Thread) Blocker() any {
+	if b, ok := t.blocker.Load().(blockerBox); ok {
+		return b.v
+	}
+	return nil
+}
+
+type blockerBox struct{ v any }
+
+// Carrier returns the name of the carrier t is mounted on ("ForkJoinPool-1-worker-1"), or "" if
+// t is not mounted (parked, queued, not started, ended, or a platform thread).
+func (t *Thread) Carrier() string {
+	if s := t.slot.Load(); s != nil {
+		return s.Name
+	}
+	return ""
+}
+
+// String formats t as the JDK does: "VirtualThread[#22]/runnable@ForkJoinPool-1-worker-3" for a
+// mounted virtual thread, "VirtualThread[#22,fred]/waiting" for an unmounted one, and
+// "Thread[#1,main,5,main]" for a platform thread (the group is empty once it has terminated).
+func (t *Thread) String() string {
+	var b strings.Builder
+	name := t.Name()
+	if t.virtual {
+		b.WriteString("VirtualThread[#")
+		b.WriteString(itoa(t.id))
+		if name != "" {
+			b.WriteByte(',')
+			b.WriteString(name)
+		}
+		b.WriteString("]/")
+		b.WriteString(strings.ToLower(t.State().String()))
+		if s := t.slot.Load(); s != nil {
+			b.WriteByte('@')
+			b.WriteString(s.Name)
+		}
+		return b.String()
+	}
+	b.WriteString("Thread[#")
+	b.WriteString(itoa(t.id))
+	b.WriteByte(',')
+	b.WriteString(name)
+	b.WriteByte(',')
+	b.WriteString(itoa(int64(t.Priority())))
+	b.WriteByte(',')
+	if t.State() != Terminated {
+		b.WriteString("main")
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Start schedules t to run its task: a virtual thread is queued on its scheduler's carriers, a
+// platform thread gets a goroutine locked to a new OS thread. It panics with
+// ErrIllegalThreadState if t was started before (or has terminated), with ErrThreadLimit if a
+// platform thread cannot be created (see TryStart), and with ErrRejected if the virtual thread's
+// scheduler is closed. It ports Thread.start().
+func (t *Thread) Start() {
+	if err := t.TryStart(); err != nil {
+		panic(err)
+	}
+}
+
+// TryStart is Start, but it returns ErrThreadLimit and ErrRejected instead of panicking (the
+// thread is then TERMINATED, as in Java). Starting twice still panics: that is a programming
+// error.
+func (t *Thread) TryStart() error {
+	if t.foreign || t == mainThread || !t.started.CompareAndSwap(false, true) {
+		panic(fmt.Errorf("%w: thread already started", ErrIllegalThreadState))
+	}
+	if t.virtual {
+		return t.sched.start(t)
+	}
+	return startPlatform(t)
+}
+
+// runTask runs the task; a panic that escapes it is handled like Java's uncaught exception and
+// ends only this thread. It reports false if the task called runtime.Goexit (the goroutine is
+// then ending, and the caller's deferred code must finish the thread).
+func (t *Thread) runTask() {
+	defer func() {
+		if r := recover(); r != nil {
+			t.uncaught(r, debug.Stack())
+		}
+	}()
+	t.task()
+}
+
+// The global uncaught-exception handler; nil means print to stderr.
+var defaultUEH atomic.Pointer[func(*Thread, any)]
+
+// SetDefaultUncaughtExceptionHandler sets the handler for panics that end a thread that has no
+// handler of its own (nil restores the default, which prints `Exception in thread "NAME" ...` and
+// the stack to stderr). It ports Thread.setDefaultUncaughtExceptionHandler.
+func SetDefaultUncaughtExceptionHandler(h func(t *Thread, panicValue any)) {
+	if h == nil {
+		defaultUEH.Store(nil)
+		return
+	}
+	defaultUEH.Store(&h)
+}
+
+func (t *Thread) uncaught(v any, stack []byte) {
+	h := t.ueh
+	if h == nil {
+		if p := defaultUEH.Load(); p != nil {
+			h = *p
+		}
+	}
+	if h != nil {
+		func() {
+			defer func() { _ = recover() }() // Java ignores exceptions thrown by the handler
+			h(t, v)
+		}()
+		return
+	}
+	fmt.Fprintf(os.Stderr, "Exception in thread %q %v\n%s", t.Name(), v, stack)
+}
+
+// terminate marks t TERMINATED, releases its thread-locals and wakes its joiners.
+func (t *Thread) terminate() {
+	t.mu.Lock()
+	t.state.Store(int32(Terminated))
+	j := t.joiners
+	t.joiners = nil
+	t.mu.Unlock()
+	t.data = rt.Data{}
+	t.task = nil
+	for _, w := range j {
+		w.unpark()
+	}
+	if t.sched != nil {
+		t.sched.threadEnded()
+	}
+}
+
+// Join waits until t has terminated. It returns at once for a thread that was never started or
+// has ended. While it waits, a virtual caller unmounts. If the caller is interrupted (before or
+// while waiting, while t is alive), Join returns ErrInterrupted and clears the interrupt status.
+// Termination of t synchronizes before Join returns. It ports Thread.join().
+func (t *Thread) Join() error {
+	_, err := t.join(-1)
+	return err
+}
+
+// JoinTimeout waits at most d for t to terminate and reports whether it has. d <= 0 just tests.
+// It panics with ErrIllegalThreadState if t was never started (as join(Duration) throws); see
+// Join for interrupts. It ports Thread.join(Duration).
+func (t *Thread) JoinTimeout(d time.Duration) (bool, error) {
+	if t.State() == New {
+		panic(fmt.Errorf("%w: thread not started", ErrIllegalThreadState))
+	}
+	if d <= 0 {
+		return t.State() == Terminated, nil
+	}
+	return t.join(d)
+}
+
+func (t *Thread) join(d time.Duration) (bool, error) {
+	if !t.IsAlive() {
+		return t.State() == Terminated || t.State() == New, nil
+	}
+	me := Current()
+	if me == t {
+		// joining yourself waits forever in Java; that is a bug, not a state to emulate silently
+		if d < 0 {
+			panic(fmt.Errorf("%w: a thread cannot join itself", ErrIllegalThreadState))
+		}
+	}
+	if me.interrupted.Swap(false) {
+		return false, ErrInterrupted
+	}
+	t.mu.Lock()
+	if t.State() == Terminated {
+		t.mu.Unlock()
+		return true, nil
+	}
+	t.joiners = append(t.joiners, me)
+	t.mu.Unlock()
+	var deadline time.Time
+	if d >= 0 {
+		deadline = time.Now().Add(d)
+	}
+	for t.State() != Terminated {
+		if me.interrupted.Swap(false) {
+			t.removeJoiner(me)
+			return false, ErrInterrupted
+		}
+		if d < 0 {
+			me.parkFor(-1, rt.ParkWaiting, t, Waiting)
+			continue
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			t.removeJoiner(me)
+			return false, nil
+		}
+		me.parkFor(left, rt.ParkWaiting, t, TimedWaiting)
+	}
+	return true, nil
+}
+
+func (t *Thread) removeJoiner(w *Thread) {
+	t.mu.Lock()
+	for i, x := range t.joiners {
+		if x == w {
+			t.joiners = append(t.joiners[:i], t.joiners[i+1:]...)
+			break
+		}
+	}
+	t.mu.Unlock()
+}
+
