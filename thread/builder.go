@@ -244,7 +244,9 @@ func (p *PlatformBuilder) maker() func(b *builder, name string, task func()) *Th
 }
 
 // Unstarted returns a new platform thread, in state New, that will run task.
-func (p *PlatformBuilder) Unstarted(task func()) *Thread { return p.maker()(&p.b, p.b.nextName(), task) }
+func (p *PlatformBuilder) Unstarted(task func()) *Thread {
+	return p.maker()(&p.b, p.b.nextName(), task)
+}
 
 // Start returns a new platform thread running task. It panics with ErrThreadLimit when the
 // process cannot have another platform thread (build with Unstarted and use TryStart to get an

@@ -37,17 +37,17 @@ type Thread struct {
 	park        atomic.Uint64 // parkSeq<<2 | parkPhase; see park.go
 
 	// Fields touched only by the thread itself (or before it starts).
-	gid          int64
-	hasRun       bool          // the task has begun: a queued t is a resumption, not a new task
-	parkUnmount  bool          // the current park released the carrier
-	pinDepth     int32         // nesting of Native
-	monitors     int32         // monitors held (locks.Monitor)
-	parkReason   int           // rt.Park* reason of the current park
-	labelled     bool          // pprof labels set on the goroutine
-	resume       chan *carrier.Slot // hand-off of a carrier (or nil) to a parked goroutine
-	slot         atomic.Pointer[carrier.Slot]
-	blocker      atomic.Value // what the thread is parked on (LockSupport.getBlocker)
-	data         rt.Data
+	gid         int64
+	hasRun      bool               // the task has begun: a queued t is a resumption, not a new task
+	parkUnmount bool               // the current park released the carrier
+	pinDepth    int32              // nesting of Native
+	monitors    int32              // monitors held (locks.Monitor)
+	parkReason  int                // rt.Park* reason of the current park
+	labelled    bool               // pprof labels set on the goroutine
+	resume      chan *carrier.Slot // hand-off of a carrier (or nil) to a parked goroutine
+	slot        atomic.Pointer[carrier.Slot]
+	blocker     atomic.Value // what the thread is parked on (LockSupport.getBlocker)
+	data        rt.Data
 
 	mu      sync.Mutex
 	joiners []*Thread
@@ -376,4 +376,3 @@ func (t *Thread) removeJoiner(w *Thread) {
 	}
 	t.mu.Unlock()
 }
-

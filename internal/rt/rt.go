@@ -40,9 +40,9 @@ func (d *Data) InheritFrom(parent *Data) {
 
 // Park reasons, for the state a parked thread reports and for pinned events.
 const (
-	ParkWaiting      = iota // LockSupport.park and everything built on it
-	ParkBlocked             // waiting to enter a monitor: BLOCKED, pins under PinSynchronized
-	ParkMonitorWait         // Object.wait: pins and compensates under PinSynchronized
+	ParkWaiting     = iota // LockSupport.park and everything built on it
+	ParkBlocked            // waiting to enter a monitor: BLOCKED, pins under PinSynchronized
+	ParkMonitorWait        // Object.wait: pins and compensates under PinSynchronized
 )
 
 // Hooks filled in by package thread.
