@@ -47,7 +47,10 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		t.resume = make(chan *carrier.Slot, 1)
 	}
 	slot := t.slot.Load()
-	pinnedBy := t.pinnedBy(reason)
+	pinnedBy := ""
+	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
+		pinnedBy = t.pinnedBy(reason)
+	}
 	unmount := t.virtual && slot != nil && pinnedBy == ""
 	t.parkUnmount = unmount
 	t.parkReason = reason

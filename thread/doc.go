@@ -1,0 +1,59 @@
+// Package thread ports java.lang.Thread, Thread.Builder and LockSupport: virtual threads that run
+// M:N on a pool of carriers, platform threads that own an OS thread, and the one blocking
+// primitive (Park/Unpark) that every other loom package waits with.
+//
+// # Virtual threads
+//
+// A virtual thread is started by [StartVirtualThread], [OfVirtual] or a [Factory]. It runs only
+// while it holds one of its [Scheduler]'s carriers (Parallelism of them, default GOMAXPROCS),
+// named as the JDK names them, "ForkJoinPool-1-worker-1". When it blocks in loom — [Sleep],
+// [Thread.Join], [Park], a lock, a queue, a future — it unmounts: it gives its carrier to the next
+// queued virtual thread and re-mounts, possibly on another carrier, when it is woken. Runnable
+// virtual threads take carriers in FIFO order. There is no time slicing: a virtual thread that
+// computes without blocking keeps its carrier until it blocks, calls [Yield], or ends, as in Java.
+//
+// A virtual thread that has been started but has not run yet costs no goroutine: a carrier runs
+// its task directly, and only a task that blocks gets a goroutine of its own (the one it started
+// on). A burst of a million short tasks therefore costs about what a worker pool costs.
+//
+// Go's own blocking (channel operations, sync.Mutex, time.Sleep, syscalls) made on a virtual
+// thread holds its carrier, as a Java virtual thread pinned by a native frame does. Wrap such
+// calls in [Blocking] to run them unmounted.
+//
+// # Pinning
+//
+// A virtual thread that blocks while pinned keeps its carrier, exactly like a platform thread.
+// What pins is a scheduler setting, [SchedulerOptions.Pinning]: [PinNone] (the default, Java 24+,
+// JEP 491: monitors do not pin) or [PinSynchronized] (Java 21-23: blocking while holding a
+// locks.Monitor, or while entering one, pins; Monitor.Wait pins but the scheduler compensates with
+// a temporary carrier, up to MaxPoolSize). Code inside [Native] is always pinned. Pinned parks
+// longer than a threshold are reported as [PinnedEvent]s, like JFR's jdk.VirtualThreadPinned.
+//
+// # Platform threads
+//
+// A platform thread, from [OfPlatform], is a goroutine locked to its own OS thread for its whole
+// life, so it costs what a Java platform thread costs. Starting one past
+// [PlatformThreadLimit] fails with [ErrThreadLimit] rather than letting the Go runtime abort the
+// process. [AwaitNonDaemon] waits for non-daemon platform threads as the JVM does before exiting.
+//
+// # Goroutines loom did not start
+//
+// [Current] works on any goroutine: one loom did not start is attached to a platform Thread for
+// its life (the main goroutine is Thread[#1,main,5,main]), so locks, conditions, queues and
+// thread-locals work there too. Attachments of goroutines that have ended are swept, so the
+// bookkeeping stays bounded; [Detach] ends one explicitly.
+//
+// # Interrupts
+//
+// [Thread.Interrupt] sets a thread's interrupt status and wakes it if it is blocked. Blocking
+// calls that Java declares as throwing InterruptedException return [ErrInterrupted] and clear
+// the status; [Park] returns and leaves it set; uninterruptible waits (Lock, Monitor.Enter) keep
+// waiting and leave it set.
+//
+// # Errors
+//
+// Blocking calls return errors. Programming errors that Java reports with an unchecked exception
+// (starting a thread twice, a negative name counter, SetDaemon(false) on a virtual thread) panic
+// with an error that [errors.Is] recognises: [ErrIllegalThreadState], [ErrIllegalArgument],
+// [ErrNilArgument].
+package thread

@@ -1,0 +1,5 @@
+package thread_test
+
+import "runtime"
+
+var runtimeGoexit = runtime.Goexit
