@@ -99,7 +99,6 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		if compensated {
 			slot.Pool().EndCompensate()
 		}
-		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
 	}
 	if timer != nil {
 		timer.Stop()
@@ -107,6 +106,9 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	t.park.Store(seq << 2)
 	t.permit.Store(false)
 	t.afterPark(blocker)
+	if pinnedBy != "" {
+		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
+	}
 }
 
 func (t *Thread) afterPark(blocker any) {

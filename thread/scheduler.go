@@ -124,11 +124,13 @@ var (
 // loom.pinning is "none" (the default, Java 24+) or "synchronized" (Java 21-23). The default
 // scheduler is never closed.
 func DefaultScheduler() *Scheduler {
-	defaultOnce.Do(func() { defaultSched = NewScheduler(optionsFromEnv(os.Getenv("LOOM_OPTS"))) })
+	defaultOnce.Do(func() { defaultSched = NewScheduler(OptionsFromJavaProperties(os.Getenv("LOOM_OPTS"))) })
 	return defaultSched
 }
 
-func optionsFromEnv(env string) SchedulerOptions {
+// OptionsFromJavaProperties parses JDK-style system properties ("-Dkey=value" words) into
+// SchedulerOptions, as DefaultScheduler does with LOOM_OPTS. Unknown properties are ignored.
+func OptionsFromJavaProperties(env string) SchedulerOptions {
 	var o SchedulerOptions
 	for _, f := range strings.Fields(env) {
 		k, v, _ := strings.Cut(strings.TrimPrefix(f, "-D"), "=")
@@ -279,13 +281,28 @@ func (s *Scheduler) trace(t *Thread, reason string, stack []byte) {
 	if len(lines) > 0 {
 		lines = lines[1:] // "goroutine N [running]:"
 	}
-	key := strings.Join(lines, "\n")
+	// the identity of a stack is its functions and lines, not its argument values, offsets or
+	// goroutine numbers (the JDK keys on method and bytecode index)
+	var key strings.Builder
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if i := strings.LastIndex(l, " +0x"); i > 0 {
+			l = l[:i]
+		} else if i := strings.LastIndexByte(l, '('); i > 0 {
+			l = l[:i]
+		}
+		if i := strings.Index(l, " in goroutine "); i > 0 {
+			l = l[:i]
+		}
+		key.WriteString(l)
+		key.WriteByte('\n')
+	}
 	s.mu.Lock()
 	if s.traced == nil {
 		s.traced = make(map[string]bool)
 	}
-	seen := s.traced[key]
-	s.traced[key] = true
+	seen := s.traced[key.String()]
+	s.traced[key.String()] = true
 	s.mu.Unlock()
 	if seen {
 		return
