@@ -1,0 +1,283 @@
+// Package demo runs the classic virtual-thread experiments that Java articles publish (the
+// seed programs of DESIGN.md section 4) on loom, and judges each result against the published
+// Java figure by a stated rule: same shape, or not.
+//
+// Every experiment runs at full scale by default. Config.Scale shrinks the number of tasks (and,
+// where a run would otherwise last too long, the sleeps) so the same program can run in a test in
+// milliseconds; each Result says how it was scaled.
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config says how to run the experiments.
+type Config struct {
+	// Scale multiplies the task counts (and, where stated, the sleeps); 0 or 1 is full scale.
+	Scale float64
+	// Progress receives progress lines while experiments run; nil discards them.
+	Progress io.Writer
+	// ProgressEvery is how often long runs report their progress; 0 means 2 s.
+	ProgressEvery time.Duration
+
+	mu sync.Mutex
+}
+
+func (c *Config) scale() float64 {
+	if c.Scale <= 0 || c.Scale > 1 {
+		return 1
+	}
+	return c.Scale
+}
+
+// full reports whether the experiments run at full scale.
+func (c *Config) full() bool { return c.scale() == 1 }
+
+// n scales a task count (at least min).
+func (c *Config) n(full, min int) int {
+	v := int(float64(full)*c.scale() + 0.5)
+	if v < min {
+		v = min
+	}
+	return v
+}
+
+// dur scales a duration (at least min).
+func (c *Config) dur(full, min time.Duration) time.Duration {
+	v := time.Duration(float64(full) * c.scale())
+	if v < min {
+		v = min
+	}
+	return v
+}
+
+func (c *Config) logf(format string, args ...any) {
+	if c.Progress == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.Progress, "        "+format+"\n", args...)
+}
+
+// watch prints report() every ProgressEvery until the returned stop function is called.
+func (c *Config) watch(report func() string) (stop func()) {
+	if c.Progress == nil {
+		return func() {}
+	}
+	every := c.ProgressEvery
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				c.logf("%s", report())
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// Experiment is one of the classic programs.
+type Experiment struct {
+	Name  string // short, for -only
+	Title string // what it does, at full scale
+	Java  string // the figure Java articles publish
+	Rule  string // when loom's result has the same shape
+	Run   func(c *Config) Outcome
+}
+
+// Outcome is what an experiment measured.
+type Outcome struct {
+	Loom    string             // the figure, in the words of the Java column
+	Same    bool               // the rule holds
+	Verdict string             // the rule applied to the figures, e.g. "34× ≥ 10×"
+	Scaling string             // how the run differs from the full-scale experiment, if it does
+	Figures map[string]float64 // the raw numbers, for --json
+	Err     error              // the experiment could not run
+}
+
+// Result is an experiment's outcome, ready to print.
+type Result struct {
+	Name    string             `json:"name"`
+	Title   string             `json:"experiment"`
+	Java    string             `json:"java"`
+	Loom    string             `json:"loom"`
+	Rule    string             `json:"rule"`
+	Same    bool               `json:"same_shape"`
+	Verdict string             `json:"verdict"`
+	Scaling string             `json:"scaling,omitempty"`
+	Figures map[string]float64 `json:"figures,omitempty"`
+	Seconds float64            `json:"seconds"`
+	Error   string             `json:"error,omitempty"`
+}
+
+// Select returns the experiments named in only (comma-separated names or prefixes; empty means
+// all), in the order of All, and an error naming any that matched nothing.
+func Select(only string) ([]Experiment, error) {
+	all := All()
+	if strings.TrimSpace(only) == "" {
+		return all, nil
+	}
+	var out []Experiment
+	seen := map[string]bool{}
+	for _, want := range strings.Split(only, ",") {
+		want = strings.TrimSpace(want)
+		if want == "" {
+			continue
+		}
+		found := false
+		for _, e := range all {
+			if e.Name == want || strings.HasPrefix(e.Name, want) {
+				found = true
+				if !seen[e.Name] {
+					seen[e.Name] = true
+					out = append(out, e)
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no experiment named %q (see loom demo -list)", want)
+		}
+	}
+	// keep All's order
+	order := map[string]int{}
+	for i, e := range all {
+		order[e.Name] = i
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && order[out[j].Name] < order[out[j-1].Name]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}
+
+// Run runs the experiments one after the other and returns their results.
+func Run(c *Config, exps []Experiment) []Result {
+	var res []Result
+	for i, e := range exps {
+		if c.Progress != nil {
+			c.mu.Lock()
+			fmt.Fprintf(c.Progress, "[%2d/%d] %s: %s\n", i+1, len(exps), e.Name, e.Title)
+			c.mu.Unlock()
+		}
+		start := time.Now()
+		o := runOne(c, e)
+		r := Result{
+			Name: e.Name, Title: e.Title, Java: e.Java, Loom: o.Loom, Rule: e.Rule,
+			Same: o.Same && o.Err == nil, Verdict: o.Verdict, Scaling: o.Scaling,
+			Figures: o.Figures, Seconds: time.Since(start).Seconds(),
+		}
+		if o.Err != nil {
+			r.Error = o.Err.Error()
+			if r.Loom == "" {
+				r.Loom = "error: " + r.Error
+			}
+		}
+		c.logf("-> %s (%s) in %.1f s", verdictWord(r.Same), r.Verdict, r.Seconds)
+		res = append(res, r)
+		runtime.GC() // leave the next experiment a clean heap
+	}
+	return res
+}
+
+// runOne runs e, turning a panic into an error outcome so that one broken experiment does not
+// hide the others.
+func runOne(c *Config, e Experiment) (o Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = Outcome{Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	return e.Run(c)
+}
+
+func verdictWord(same bool) string {
+	if same {
+		return "same shape"
+	}
+	return "DIFFERENT"
+}
+
+// WriteTable prints the results as a Markdown table (readable in a terminal, pastable in a
+// README), followed by the scaling notes.
+func WriteTable(w io.Writer, res []Result) error {
+	var b strings.Builder
+	b.WriteString("| experiment | Java (published) | loom (measured now) | verdict |\n")
+	b.WriteString("| --- | --- | --- | --- |\n")
+	same := 0
+	var notes []string
+	for _, r := range res {
+		title := r.Title
+		if r.Scaling != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", r.Name, r.Scaling))
+			title += " *"
+		}
+		v := verdictWord(r.Same)
+		if r.Verdict != "" {
+			v += ": " + r.Verdict
+		}
+		if r.Same {
+			same++
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(r.Loom), cell(v))
+	}
+	fmt.Fprintf(&b, "\n%d of %d experiments have the same shape as in Java.\n", same, len(res))
+	if len(notes) > 0 {
+		b.WriteString("\n* scaled:\n")
+		for _, n := range notes {
+			b.WriteString("  - " + n + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// Report is the JSON document of a demo run.
+type Report struct {
+	GoVersion   string   `json:"go_version"`
+	GOOS        string   `json:"goos"`
+	GOARCH      string   `json:"goarch"`
+	NumCPU      int      `json:"num_cpu"`
+	GOMAXPROCS  int      `json:"gomaxprocs"`
+	Scale       float64  `json:"scale"`
+	Seconds     float64  `json:"seconds"`
+	Same        int      `json:"same_shape"`
+	Experiments []Result `json:"experiments"`
+}
+
+// WriteJSON prints the results as an indented JSON Report.
+func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error {
+	rep := Report{
+		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Scale: c.scale(), Seconds: total.Seconds(), Experiments: res,
+	}
+	for _, r := range res {
+		if r.Same {
+			rep.Same++
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}

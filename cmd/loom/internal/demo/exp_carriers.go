@@ -1,0 +1,126 @@
+package demo
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// oneCarrierSleepers runs three virtual threads that each sleep 100 ms on a scheduler with one
+// carrier: they overlap, because a sleeping virtual thread gives its carrier back.
+func oneCarrierSleepers(c *Config) Outcome {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	var carriers [3]string
+	start := time.Now()
+	var ths []*thread.Thread
+	for i := range 3 {
+		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() {
+			_ = thread.Sleep(100 * time.Millisecond)
+			carriers[i] = thread.Current().Carrier()
+		}))
+	}
+	for _, t := range ths {
+		t.Join()
+	}
+	el := time.Since(start)
+	onOne := true
+	for _, cr := range carriers {
+		onOne = onOne && strings.HasSuffix(cr, "-worker-1")
+	}
+	where := "all on worker-1"
+	if !onOne {
+		where = "on " + strings.Join(carriers[:], ", ")
+	}
+	return Outcome{
+		Loom:    fmt.Sprintf("%s total, %s", ms(el), where),
+		Same:    el < 250*time.Millisecond && onOne,
+		Verdict: fmt.Sprintf("%s < 250 ms (not 300) and %s", ms(el), where),
+		Figures: map[string]float64{"elapsed_ms": msf(el)},
+	}
+}
+
+var (
+	mountedRE   = regexp.MustCompile(`^VirtualThread\[#\d+\]/runnable@ForkJoinPool-\d+-worker-\d+$`)
+	workerOfRE  = regexp.MustCompile(`worker-\d+$`)
+	threadIDsRE = regexp.MustCompile(`#\d+`)
+)
+
+// carrierHopping prints a virtual thread before and after a sleep: the JDK's format, and the
+// carrier may change.
+func carrierHopping(c *Config) Outcome {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	const n = 16
+	var mu sync.Mutex
+	var before, after []string
+	var ths []*thread.Thread
+	for range n {
+		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() {
+			b := thread.Current().String()
+			_ = thread.Sleep(10 * time.Millisecond)
+			a := thread.Current().String()
+			mu.Lock()
+			before, after = append(before, b), append(after, a)
+			mu.Unlock()
+		}))
+	}
+	for _, t := range ths {
+		t.Join()
+	}
+	ok, hops, example := true, 0, 0
+	for i := range before {
+		ok = ok && mountedRE.MatchString(before[i]) && mountedRE.MatchString(after[i])
+		if workerOfRE.FindString(before[i]) != workerOfRE.FindString(after[i]) {
+			hops++
+			example = i
+		}
+	}
+	return Outcome{
+		Loom: fmt.Sprintf("%s, after sleep %s; %d of %d threads resumed on another worker",
+			before[example], after[example], hops, n),
+		Same:    ok,
+		Verdict: "before and after match VirtualThread[#N]/runnable@ForkJoinPool-M-worker-K",
+		Figures: map[string]float64{"threads": n, "hops": float64(hops)},
+	}
+}
+
+// sayHelloWorld is the Go tour's first goroutine program, `go say("world"); say("hello")`,
+// with virtual threads.
+func sayHelloWorld(c *Config) Outcome {
+	s := thread.NewScheduler(thread.SchedulerOptions{})
+	defer s.Close()
+	var mu sync.Mutex
+	var out []string
+	say := func(w string) {
+		for range 5 {
+			_ = thread.Sleep(100 * time.Millisecond)
+			mu.Lock()
+			out = append(out, w)
+			mu.Unlock()
+		}
+	}
+	start := time.Now()
+	world := thread.OfVirtual().Scheduler(s).Start(func() { say("world") })
+	say("hello") // on the main goroutine, a platform thread
+	world.Join() // the Go original may exit before the last "world"; join it
+	el := time.Since(start)
+	h, w := 0, 0
+	for _, x := range out {
+		if x == "hello" {
+			h++
+		} else {
+			w++
+		}
+	}
+	return Outcome{
+		Loom:    fmt.Sprintf("%d × hello and %d × world interleaved (%s) in %s", h, w, strings.Join(out[:4], " ")+" ...", ms(el)),
+		Same:    h == 5 && w == 5 && el < 900*time.Millisecond,
+		Verdict: fmt.Sprintf("5 + 5 lines, %s < 900 ms (the two sleep concurrently)", ms(el)),
+		Figures: map[string]float64{"elapsed_ms": msf(el)},
+	}
+}

@@ -1,0 +1,230 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// runTasks submits n tasks to ex, closes it (waiting for every task, as Java's
+// try-with-resources on an ExecutorService does) and returns how long that took and the most OS
+// threads the process had meanwhile. It stops submitting at the first error and returns it with
+// the number of tasks submitted.
+func runTasks(c *Config, label string, ex executor, n int, task func()) (elapsed time.Duration, peak, submitted int, err error) {
+	var done atomic.Int64
+	stop := c.watch(func() string {
+		return fmt.Sprintf("%s: %s of %s tasks done, %s OS threads", label, commas(done.Load()), commas(int64(n)), commas(int64(osThreads())))
+	})
+	defer stop()
+	pk := samplePeakThreads()
+	start := time.Now()
+	for range n {
+		if err = ex.Execute(func() { task(); done.Add(1) }); err != nil {
+			break
+		}
+		submitted++
+	}
+	ex.Close()
+	elapsed = time.Since(start)
+	return elapsed, pk.stop(), submitted, err
+}
+
+func sleepTask(d time.Duration) func() { return func() { _ = thread.Sleep(d) } }
+
+// fixedVersusVirtual is the experiment of the JEP 444 era articles: n tasks that each sleep d,
+// on a fixed pool of platform threads and on a virtual thread per task.
+func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep time.Duration) Outcome {
+	tasks, pool := c.n(fullTasks, 10), c.n(fullPool, 1)
+	sleep := c.dur(fullSleep, minSleep)
+	if !c.full() {
+		// keep tasks/pool, so the fixed pool still needs tasks/pool rounds of sleep
+		pool = max(1, tasks*fullPool/fullTasks)
+	}
+	c.logf("fixed pool of %d platform threads, %s", pool, nTasks(tasks, sleep))
+	fixed, fixedThreads, _, err := runTasks(c, "fixed pool", newFixed(pool), tasks, sleepTask(sleep))
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	c.logf("fixed pool: %s; now a virtual thread per task", ms(fixed))
+	s := thread.NewScheduler(thread.SchedulerOptions{})
+	defer s.Close()
+	virt, virtThreads, _, err := runTasks(c, "virtual threads", newVirtualPerTask(s), tasks, sleepTask(sleep))
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	r := fixed.Seconds() / virt.Seconds()
+	o := Outcome{
+		Loom: fmt.Sprintf("%s vs %s (%s); %s vs %s OS threads", ms(fixed), ms(virt), ratio(fixed.Seconds(), virt.Seconds()),
+			commas(int64(fixedThreads)), commas(int64(virtThreads))),
+		Same:    r >= 10 && fixedThreads > virtThreads,
+		Verdict: fmt.Sprintf("fixed/virtual = %s (rule ≥ 10×), %d > %d OS threads", ratio(fixed.Seconds(), virt.Seconds()), fixedThreads, virtThreads),
+		Figures: map[string]float64{
+			"tasks": float64(tasks), "pool": float64(pool), "sleep_ms": msf(sleep),
+			"fixed_ms": msf(fixed), "virtual_ms": msf(virt), "ratio": r,
+			"fixed_os_threads": float64(fixedThreads), "virtual_os_threads": float64(virtThreads),
+		},
+	}
+	if tasks != fullTasks || pool != fullPool || sleep != fullSleep {
+		o.Scaling = fmt.Sprintf("ran %s on a pool of %d (full: %s on %d; the %d rounds of sleep that make the fixed pool slow are kept)",
+			nTasks(tasks, sleep), pool, nTasks(fullTasks, fullSleep), fullPool, (tasks+pool-1)/pool)
+	}
+	return o
+}
+
+// cachedPool is the experiment that crashes Java: 10,000 tasks that sleep 1 s on a cached pool,
+// which starts a platform thread for every task that finds no idle thread.
+func cachedPool(c *Config) Outcome {
+	tasks := c.n(10_000, 10)
+	sleep := c.dur(time.Second, 100*time.Millisecond)
+	limit := thread.PlatformThreadLimit()
+	c.logf("cached pool, %s; platform thread limit %s (thread.PlatformThreadLimit)", nTasks(tasks, sleep), commas(int64(limit)))
+	elapsed, peak, submitted, err := runTasks(c, "cached pool", newCached(), tasks, sleepTask(sleep))
+	o := Outcome{Figures: map[string]float64{
+		"tasks": float64(tasks), "submitted": float64(submitted), "peak_os_threads": float64(peak),
+		"limit": float64(limit), "elapsed_ms": msf(elapsed),
+	}}
+	switch {
+	case errors.Is(err, thread.ErrThreadLimit):
+		o.Loom = fmt.Sprintf("%s OS threads, then task %s failed with thread.ErrThreadLimit (\"unable to create native thread\"); the %s started tasks finished, the process went on",
+			commas(int64(peak)), commas(int64(submitted+1)), commas(int64(submitted)))
+		o.Same = peak >= 1000 || !c.full()
+		o.Verdict = "clean ErrThreadLimit after thousands of OS threads, no crash"
+	case err != nil:
+		o.Loom = "failed: " + err.Error()
+		o.Err = err
+		o.Verdict = "an error other than ErrThreadLimit"
+	default:
+		o.Loom = fmt.Sprintf("all %s tasks ran on up to %s OS threads in %s (below the limit of %s)", commas(int64(tasks)), commas(int64(peak)), ms(elapsed), commas(int64(limit)))
+		o.Same = peak >= 1000 || !c.full()
+		o.Verdict = "thousands of OS threads, no crash (the limit was not reached)"
+		if !o.Same {
+			o.Verdict = "fewer than 1,000 OS threads"
+		}
+	}
+	if !c.full() {
+		o.Scaling = fmt.Sprintf("ran %s (full: 10,000 × 1 s)", nTasks(tasks, sleep))
+	}
+	return o
+}
+
+// virtual100k starts 100,000 virtual threads that each sleep 1 s, and measures the time and
+// the memory (heap and stacks in use) when they all sleep.
+func virtual100k(c *Config) Outcome {
+	tasks := c.n(100_000, 10)
+	sleep := c.dur(time.Second, 100*time.Millisecond)
+	s := thread.NewScheduler(thread.SchedulerOptions{})
+	defer s.Close()
+	before := settledInUse()
+	var peakMem atomic.Int64
+	measured := make(chan struct{})
+	go func() {
+		defer close(measured)
+		// the peak: every thread started and asleep
+		if waitFor(sleep, func() bool { return s.Stats().Parked >= int64(tasks) }) {
+			peakMem.Store(settledInUse() - before)
+		}
+	}()
+	elapsed, peak, _, err := runTasks(c, "virtual threads", newVirtualPerTask(s), tasks, sleepTask(sleep))
+	<-measured
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	mem := peakMem.Load()
+	limit := sleep * 7 / 2
+	o := Outcome{
+		Loom:    fmt.Sprintf("%s, %s peak (heap+stacks in use, all %s asleep), %d OS threads", ms(elapsed), mb(mem), commas(int64(tasks)), peak),
+		Same:    elapsed < limit,
+		Verdict: fmt.Sprintf("%s < %s (3.5× the sleep, JDK 19 on 6 cores)", ms(elapsed), ms(limit)),
+		Figures: map[string]float64{"tasks": float64(tasks), "sleep_ms": msf(sleep), "elapsed_ms": msf(elapsed),
+			"peak_bytes": float64(mem), "os_threads": float64(peak)},
+	}
+	if mem == 0 {
+		o.Loom = fmt.Sprintf("%s, %d OS threads (memory not measured: the threads did not all sleep at once)", ms(elapsed), peak)
+	}
+	if !c.full() {
+		o.Scaling = fmt.Sprintf("ran %s (full: 100,000 × 1 s)", nTasks(tasks, sleep))
+	}
+	return o
+}
+
+// platform100k starts 100,000 platform threads that each sleep 1 s. Java starts them all (the
+// JVM reached 23,000 live threads); loom refuses a platform thread past PlatformThreadLimit with
+// ErrThreadLimit, so this program waits for a thread to end whenever it is refused.
+func platform100k(c *Config) Outcome {
+	tasks := c.n(100_000, 10)
+	sleep := c.dur(time.Second, 100*time.Millisecond)
+	limit := thread.PlatformThreadLimit()
+	c.logf("%s platform threads; at the limit of %s live ones, wait for one to end", nTasks(tasks, sleep), commas(int64(limit)))
+	var done, refused atomic.Int64
+	stop := c.watch(func() string {
+		return fmt.Sprintf("platform threads: %s of %s done, %s OS threads", commas(done.Load()), commas(int64(tasks)), commas(int64(osThreads())))
+	})
+	pk := samplePeakThreads()
+	start := time.Now()
+	b := thread.OfPlatform().Daemon(true)
+	task := func() { _ = thread.Sleep(sleep); done.Add(1) }
+	for range tasks {
+		if _, err := startGated(b, task, &refused); err != nil {
+			stop()
+			pk.stop()
+			return Outcome{Err: err}
+		}
+	}
+	waitFor(time.Hour, func() bool { return done.Load() == int64(tasks) })
+	elapsed := time.Since(start)
+	stop()
+	peak := pk.stop()
+	want := sleep * 3
+	o := Outcome{
+		Loom: fmt.Sprintf("%s, peak %s OS threads (loom's limit %s; %s starts refused with ErrThreadLimit and retried)",
+			ms(elapsed), commas(int64(peak)), commas(int64(limit)), commas(refused.Load())),
+		Same:    elapsed > want,
+		Verdict: fmt.Sprintf("all done, no crash; %s > %s (3× the sleep: OS threads are the bottleneck)", ms(elapsed), ms(want)),
+		Figures: map[string]float64{"tasks": float64(tasks), "elapsed_ms": msf(elapsed), "peak_os_threads": float64(peak),
+			"limit": float64(limit), "refused": float64(refused.Load())},
+	}
+	if tasks <= limit {
+		// fewer tasks than the limit: they all sleep at once, as virtual threads would
+		o.Same = elapsed < 5*sleep
+		o.Verdict = fmt.Sprintf("all done, no crash, %s threads fit under the limit", commas(int64(tasks)))
+	}
+	if !c.full() {
+		o.Scaling = fmt.Sprintf("ran %s (full: 100,000 × 1 s)", nTasks(tasks, sleep))
+	}
+	return o
+}
+
+// startGated starts a platform thread running task, waiting (and counting the refusals) while
+// the process is at its platform thread limit.
+func startGated(b *thread.PlatformBuilder, task func(), refused *atomic.Int64) (*thread.Thread, error) {
+	for {
+		t := b.Unstarted(task)
+		err := t.TryStart()
+		if err == nil {
+			return t, nil
+		}
+		if !errors.Is(err, thread.ErrThreadLimit) {
+			return nil, err
+		}
+		refused.Add(1)
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// FixedPoolTime runs tasks sleeps of d on a fixed pool of pool platform threads and returns how
+// long they took (for loom bench's chart).
+func FixedPoolTime(tasks, pool int, d time.Duration) (time.Duration, error) {
+	el, _, _, err := runTasks(&Config{}, "", newFixed(pool), tasks, sleepTask(d))
+	return el, err
+}
+
+// VirtualTime runs tasks sleeps of d on a virtual thread each and returns how long they took.
+func VirtualTime(tasks int, d time.Duration) (time.Duration, error) {
+	s := thread.NewScheduler(thread.SchedulerOptions{})
+	defer s.Close()
+	el, _, _, err := runTasks(&Config{}, "", newVirtualPerTask(s), tasks, sleepTask(d))
+	return el, err
+}

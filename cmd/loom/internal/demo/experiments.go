@@ -1,0 +1,90 @@
+package demo
+
+import "time"
+
+// All returns the experiments of DESIGN.md section 4, in the order the articles tell them.
+func All() []Experiment {
+	return []Experiment{
+		{
+			Name:  "fixed-vs-virtual-1s",
+			Title: "10,000 tasks × 1 s sleep: fixed pool of 200 vs virtual thread per task",
+			Java:  "50,436 ms vs 1,582 ms (32×); 207 vs 15 platform threads",
+			Rule:  "fixed/virtual ≥ 10× and the fixed pool uses more OS threads",
+			Run: func(c *Config) Outcome {
+				return fixedVersusVirtual(c, 10_000, 200, time.Second, 10*time.Millisecond)
+			},
+		},
+		{
+			Name:  "cached-pool",
+			Title: "10,000 tasks × 1 s sleep on a cached pool",
+			Java:  "thousands of OS threads, then OutOfMemoryError: unable to create native thread",
+			Rule:  "thousands of OS threads, then a clean ErrThreadLimit (or all done); never a crash",
+			Run:   cachedPool,
+		},
+		{
+			Name:  "virtual-100k",
+			Title: "100,000 tasks × 1 s sleep on virtual threads",
+			Java:  "1,404–1,444 ms (JDK 25, 14 cores), ~170 MB peak; 3,400 ms (JDK 19, 6 cores)",
+			Rule:  "done in under 3.5× the sleep",
+			Run:   virtual100k,
+		},
+		{
+			Name:  "platform-100k",
+			Title: "100,000 tasks × 1 s sleep on platform (OS) threads",
+			Java:  "11,500 ms, 23,000 threads",
+			Rule:  "all done without a crash, over 3× the sleep (OS threads are the bottleneck)",
+			Run:   platform100k,
+		},
+		{
+			Name:  "fixed-vs-virtual-100ms",
+			Title: "10,000 tasks × 100 ms sleep: fixed pool of 200 vs virtual",
+			Java:  "5,048 ms vs 154 ms (33×)",
+			Rule:  "fixed/virtual ≥ 10×",
+			Run: func(c *Config) Outcome {
+				return fixedVersusVirtual(c, 10_000, 200, 100*time.Millisecond, 10*time.Millisecond)
+			},
+		},
+		{
+			Name:  "futures-1m",
+			Title: "1,000,000 tasks returning id*2, summed via futures",
+			Java:  "sum 999,999,000,000 in 569 ms",
+			Rule:  "the right sum, in under 10 s",
+			Run:   futures1M,
+		},
+		{
+			Name:  "memory-10k",
+			Title: "10,000 sleeping threads: memory, virtual vs platform",
+			Java:  "7.8 MB vs 19.2 GB (virtual memory, 1 MB stacks)",
+			Rule:  "a platform thread costs ≥ 3× a virtual one",
+			Run:   memory10k,
+		},
+		{
+			Name:  "create-10k",
+			Title: "creating (starting and joining) 10,000 threads, virtual vs platform",
+			Java:  "84 ms vs 346 ms",
+			Rule:  "platform/virtual ≥ 2×",
+			Run:   create10k,
+		},
+		{
+			Name:  "one-carrier-sleepers",
+			Title: "1 carrier, 3 virtual threads × 100 ms sleep",
+			Java:  "156 ms total, all on worker-1",
+			Rule:  "under 250 ms (not 300), all on worker-1",
+			Run:   oneCarrierSleepers,
+		},
+		{
+			Name:  "carrier-hopping",
+			Title: "virtual thread toString before/after a sleep",
+			Java:  "VirtualThread[#21]/runnable@ForkJoinPool-1-worker-1, may resume on another worker",
+			Rule:  "the JDK's format before and after",
+			Run:   carrierHopping,
+		},
+		{
+			Name:  "say-hello-world",
+			Title: "goroutine-style say(\"hello\") / say(\"world\") on virtual threads",
+			Java:  "same output as the Go original",
+			Rule:  "5 hello + 5 world, sleeping concurrently",
+			Run:   sayHelloWorld,
+		},
+	}
+}

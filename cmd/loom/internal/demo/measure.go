@@ -1,0 +1,122 @@
+package demo
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// osThreads returns the number of OS threads the process has now (Linux: the Threads: line of
+// /proc/self/status), or, where that file does not exist, the number of OS threads the Go
+// runtime has ever created.
+func osThreads() int {
+	if n := procStatus("Threads:"); n > 0 {
+		return int(n)
+	}
+	return pprof.Lookup("threadcreate").Count()
+}
+
+// rssBytes returns the process's resident set size (Linux), or 0.
+func rssBytes() int64 { return procStatus("VmRSS:") * 1024 }
+
+// procStatus reads one numeric field of /proc/self/status (kB for memory fields), or 0.
+func procStatus(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, field); ok {
+			fields := strings.Fields(rest)
+			if len(fields) == 0 {
+				return 0
+			}
+			n, _ := strconv.ParseInt(fields[0], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// inUse returns the memory the Go runtime has in use for the heap and for goroutine stacks
+// (runtime.MemStats HeapInuse + StackInuse).
+func inUse() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapInuse + ms.StackInuse)
+}
+
+// settledInUse collects garbage first, so that the figure is live memory rather than garbage
+// not yet collected.
+func settledInUse() int64 {
+	runtime.GC()
+	return inUse()
+}
+
+// peakThreads samples osThreads every few milliseconds until stop is called, and returns the
+// highest count seen.
+type peakThreads struct {
+	peak atomic.Int64
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+func samplePeakThreads() *peakThreads {
+	p := &peakThreads{done: make(chan struct{})}
+	p.peak.Store(int64(osThreads()))
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-tick.C:
+				p.observe()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *peakThreads) observe() {
+	n := int64(osThreads())
+	for {
+		old := p.peak.Load()
+		if n <= old || p.peak.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// stop ends the sampling and returns the peak.
+func (p *peakThreads) stop() int {
+	p.observe()
+	close(p.done)
+	p.wg.Wait()
+	return int(p.peak.Load())
+}
+
+// waitFor polls cond every millisecond until it holds or d has passed, and reports whether it
+// holds.
+func waitFor(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
+}

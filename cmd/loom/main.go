@@ -1,0 +1,179 @@
+// Command loom runs loom's classic experiments and benchmarks.
+//
+//	loom demo                  run every experiment at full scale; a table on stdout
+//	loom demo -scale 0.1       the same with a tenth of the tasks (and shorter sleeps)
+//	loom demo -only cached     only the experiments whose names start with "cached"
+//	loom demo -list            list the experiments
+//	loom demo --json           the results as JSON
+//	loom bench                 virtual threads vs goroutines vs platform threads, loom vs sync
+//	loom bench --svg chart.svg also draw completion time vs task count, fixed pool vs virtual
+//
+// Progress goes to stderr while it runs; results go to stdout.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/loomgo/loom/cmd/loom/internal/bench"
+	"github.com/loomgo/loom/cmd/loom/internal/demo"
+	"github.com/loomgo/loom/thread"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: loom <command> [flags]
+
+commands:
+  demo    run the classic virtual-thread experiments and compare them with Java's published figures
+  bench   run performance comparisons (virtual threads vs goroutines vs platform threads, loom vs sync)
+
+run 'loom <command> -h' for its flags.
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "demo":
+		err = demoCmd(args[1:], stdout, stderr)
+	case "bench":
+		err = benchCmd(args[1:], stdout, stderr)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "loom: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loom:", err)
+		return 1
+	}
+	return 0
+}
+
+func demoCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loom demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	scale := fs.Float64("scale", 1, "fraction of the full-scale task counts to run (0 < scale <= 1), e.g. 0.1")
+	only := fs.String("only", "", "comma-separated experiment names (or prefixes) to run; default all")
+	asJSON := fs.Bool("json", false, "print the results as JSON instead of a table")
+	list := fs.Bool("list", false, "list the experiments and exit")
+	limit := fs.Int("platform-limit", 0, "lower loom's platform thread limit (thread.SetPlatformThreadLimit) to keep a shared machine responsive; 0 keeps the OS-derived limit")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-list] [-platform-limit n]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))
+	}
+	if *scale <= 0 || *scale > 1 {
+		return fmt.Errorf("demo: -scale must be in (0, 1], got %v", *scale)
+	}
+	exps, err := demo.Select(*only)
+	if err != nil {
+		return err
+	}
+	if *list {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		for _, e := range exps {
+			fmt.Fprintf(tw, "%s\t%s\n", e.Name, e.Title)
+		}
+		return tw.Flush()
+	}
+	if *limit > 0 {
+		thread.SetPlatformThreadLimit(*limit)
+	}
+	c := &demo.Config{Scale: *scale}
+	if !*quiet {
+		c.Progress = stderr
+		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v; platform thread limit %d%s\n",
+			len(exps), *scale, thread.PlatformThreadLimit(), limitNote(*limit))
+	}
+	start := time.Now()
+	res := demo.Run(c, exps)
+	total := time.Since(start)
+	if !*quiet {
+		fmt.Fprintf(stderr, "done in %.1f s\n", total.Seconds())
+	}
+	if *asJSON {
+		return demo.WriteJSON(stdout, c, res, total)
+	}
+	if err := demo.WriteTable(stdout, res); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v; platform thread limit %d%s.\n", total.Seconds(), *scale, thread.PlatformThreadLimit(), limitNote(*limit))
+	return err
+}
+
+func limitNote(limit int) string {
+	if limit > 0 {
+		return " (lowered with -platform-limit)"
+	}
+	return " (from the OS and Go's debug.SetMaxThreads)"
+}
+
+func benchCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loom bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	svg := fs.String("svg", "", "also draw completion time vs task count (fixed pool vs virtual threads) to this SVG file")
+	only := fs.String("only", "", "run only the benchmarks whose names contain this")
+	benchtime := fs.Duration("benchtime", time.Second, "target run time of each benchmark")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
+	}
+	res, err := bench.Run(bench.Options{Only: *only, BenchTime: *benchtime, Progress: stderr})
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteTable(stdout, res); err != nil {
+		return err
+	}
+	if *svg == "" {
+		return nil
+	}
+	fmt.Fprintln(stderr, "measuring the chart: fixed pool of 200 vs virtual threads, tasks × 100 ms")
+	pts, err := bench.Sweep(bench.SweepOptions{Progress: stderr})
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(*svg)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteSVG(f, pts); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nchart written to %s\n", *svg)
+	return nil
+}
+
