@@ -176,4 +176,3 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "\nchart written to %s\n", *svg)
 	return nil
 }
-
