@@ -1,0 +1,37 @@
+package locks
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// ErrIllegalMonitorState is Java's IllegalMonitorStateException: unlocking a lock, exiting a
+// monitor, or waiting on or signalling a condition or monitor without holding it. It is raised
+// by a panic whose value wraps it, so recover() and errors.Is can recognise it.
+var ErrIllegalMonitorState = errors.New("locks: current thread is not owner")
+
+// ErrMaxCount is Java's Error("Maximum lock count exceeded") and Error("Maximum permit count
+// exceeded"): a hold count or permit count would overflow. It is raised by a panic.
+var ErrMaxCount = errors.New("locks: maximum count exceeded")
+
+// ErrUnsupported is Java's UnsupportedOperationException: a read lock has no conditions. It is
+// raised by a panic.
+var ErrUnsupported = errors.New("locks: unsupported operation")
+
+func panicIMSE() { panic(ErrIllegalMonitorState) }
+
+func panicIAE(format string, args ...any) {
+	panic(fmt.Errorf("%w: "+format, append([]any{thread.ErrIllegalArgument}, args...)...))
+}
+
+func panicNil(what string) {
+	panic(fmt.Errorf("%w: %s", thread.ErrNilArgument, what))
+}
+
+// noCopy makes go vet's copylocks check report copies.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
