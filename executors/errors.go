@@ -1,0 +1,71 @@
+package executors
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// Errors returned by executors and futures, for the conditions where Java throws.
+var (
+	// ErrRejected is Java's RejectedExecutionException: the executor is shut down, saturated, or
+	// could not start a thread for the task. Errors that wrap it say which executor refused; when
+	// a platform thread could not be created they also wrap thread.ErrThreadLimit.
+	ErrRejected = errors.New("executors: task rejected")
+	// ErrCancelled is Java's CancellationException: the future was cancelled before it completed.
+	ErrCancelled = errors.New("executors: task was cancelled")
+	// ErrTimeout is Java's TimeoutException: a timed wait on a future (or InvokeAnyTimeout) ran out
+	// of time. The future is left as it was.
+	ErrTimeout = errors.New("executors: timed out")
+	// ErrIllegalState is Java's IllegalStateException, raised by a panic from ResultNow and
+	// ExceptionNow when the future is not in the state they need.
+	ErrIllegalState = errors.New("executors: illegal state")
+	// ErrGoexit is the cause recorded when a task calls runtime.Goexit instead of returning: its
+	// future fails with it, so waiters do not hang.
+	ErrGoexit = errors.New("executors: task called runtime.Goexit")
+)
+
+// ExecutionError is Java's ExecutionException: the task of a future failed. Cause is the error the
+// task returned, or a *PanicError if it panicked. Get returns it as *ExecutionError.
+type ExecutionError struct {
+	Cause error
+}
+
+func (e *ExecutionError) Error() string {
+	if e.Cause == nil {
+		return "executors: task failed"
+	}
+	return "executors: task failed: " + e.Cause.Error()
+}
+
+// Unwrap returns the cause, so errors.Is and errors.As see through an ExecutionError.
+func (e *ExecutionError) Unwrap() error { return e.Cause }
+
+// PanicError is the cause of an ExecutionError when the task panicked: it carries the panic value
+// and the stack of the panicking goroutine, captured where the panic was recovered. Error gives
+// the value only; print Stack to see where it came from.
+type PanicError struct {
+	Value any    // the value passed to panic
+	Stack []byte // the goroutine's stack at the panic (runtime/debug.Stack)
+}
+
+func (p *PanicError) Error() string {
+	return fmt.Sprintf("executors: task panicked: %v", p.Value)
+}
+
+// Unwrap returns the panic value if it is an error, else nil.
+func (p *PanicError) Unwrap() error {
+	if err, ok := p.Value.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// nilArg is the panic value for a nil argument (Java's NullPointerException).
+func nilArg(what string) error { return fmt.Errorf("%w: %s", thread.ErrNilArgument, what) }
+
+// illegalArg is the panic value for a bad argument (Java's IllegalArgumentException).
+func illegalArg(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{thread.ErrIllegalArgument}, args...)...)
+}

@@ -1,0 +1,406 @@
+package executors
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// The states of a FutureTask, as in java.util.concurrent.FutureTask:
+//
+//	new -> completing -> normal | exceptional
+//	new -> cancelled
+//	new -> interrupting -> interrupted
+//
+// Only a transition out of stNew is contended (a compare-and-swap decides between the runner's
+// set/setException and Cancel); the rest are plain stores by the winner. completing and
+// interrupting are short: the result is written, or the runner interrupted, then the final state
+// is stored, which publishes the result to every reader of the state.
+const (
+	stNew int32 = iota
+	stCompleting
+	stNormal
+	stExceptional
+	stCancelled
+	stInterrupting
+	stInterrupted
+)
+
+// FutureTask is a cancellable computation that you run yourself, as
+// java.util.concurrent.FutureTask: Run computes the task on the calling thread, and every other
+// thread waits for the outcome through the Future methods. Executors wrap submitted tasks in
+// FutureTasks. Make one with NewFutureTask or NewFutureTaskRunnable; a FutureTask must not be
+// copied.
+//
+// Waiting threads park (a virtual thread unmounts) on a list that completion drains, unparking
+// each, as Java's FutureTask does with its Treiber stack of WaitNodes.
+type FutureTask[T any] struct {
+	_ noCopy
+
+	state  atomic.Int32
+	task   func() (T, error)
+	runner atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
+	result T                             // written before the state becomes stNormal
+	err    error                         // written before the state becomes stExceptional
+
+	mu      sync.Mutex
+	waiters []*thread.Thread
+
+	// onDone, if set before the task can complete, runs once on completion (Java's done()).
+	onDone func()
+}
+
+// noCopy makes go vet's copylocks check report copies.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// NewFutureTask returns a FutureTask that will, when run, call task. A nil task panics with an
+// error wrapping thread.ErrNilArgument. It ports new FutureTask(Callable).
+func NewFutureTask[T any](task func() (T, error)) *FutureTask[T] {
+	if task == nil {
+		panic(nilArg("task"))
+	}
+	return &FutureTask[T]{task: task}
+}
+
+// NewFutureTaskRunnable returns a FutureTask that will, when run, call task and then complete
+// with result. A nil task panics with an error wrapping thread.ErrNilArgument. It ports
+// new FutureTask(Runnable, V).
+func NewFutureTaskRunnable[T any](task func(), result T) *FutureTask[T] {
+	if task == nil {
+		panic(nilArg("task"))
+	}
+	return &FutureTask[T]{task: func() (T, error) { task(); return result, nil }}
+}
+
+// Run computes the task on the calling thread and completes the future with its outcome: the
+// result, or a failure if the task returned an error, panicked (the cause is a *PanicError with
+// the value and stack; the panic does not propagate) or called runtime.Goexit (the cause is
+// ErrGoexit, and the goroutine goes on exiting). Run does nothing if the future is already done
+// or another thread is running it. It ports FutureTask.run().
+func (f *FutureTask[T]) Run() {
+	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, thread.Current()) {
+		return
+	}
+	defer f.afterRun()
+	if f.state.Load() != stNew { // cancelled between the check and the runner CAS
+		return
+	}
+	v, err := f.call()
+	if err != nil {
+		f.setException(err)
+	} else {
+		f.set(v)
+	}
+}
+
+// runAndReset computes the task without setting a result, leaving the future in stNew so it can
+// run again (for periodic tasks). It reports whether the task ran and returned no error and the
+// future was not cancelled meanwhile; a failure completes the future. It ports
+// FutureTask.runAndReset().
+func (f *FutureTask[T]) runAndReset() bool {
+	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, thread.Current()) {
+		return false
+	}
+	defer f.afterRun()
+	if f.state.Load() != stNew {
+		return false
+	}
+	if _, err := f.call(); err != nil {
+		f.setException(err)
+		return false
+	}
+	return f.state.Load() == stNew
+}
+
+func (f *FutureTask[T]) afterRun() {
+	// runner must stay non-nil until the state is settled, so concurrent Runs are refused
+	f.runner.Store(nil)
+	if f.state.Load() >= stInterrupting {
+		// Wait out a Cancel(true) that is about to interrupt us, so its interrupt lands while we
+		// still run this task and not in whatever the thread runs next (a pool worker clears it
+		// before its next task).
+		for f.state.Load() == stInterrupting {
+			thread.Yield()
+		}
+	}
+}
+
+// call runs the task, turning a panic into a *PanicError. If the task calls runtime.Goexit the
+// future is failed with ErrGoexit here, in the deferred function, because nothing after the
+// task runs on this goroutine (see golang.org/x/sync/singleflight for the same two-step
+// pattern).
+func (f *FutureTask[T]) call() (v T, err error) {
+	normalReturn := false
+	recovered := false
+	defer func() {
+		if !normalReturn && !recovered {
+			f.setException(ErrGoexit)
+		}
+	}()
+	func() {
+		defer func() {
+			if normalReturn {
+				return
+			}
+			if r := recover(); r != nil {
+				err = &PanicError{Value: r, Stack: debug.Stack()}
+				recovered = true
+			}
+		}()
+		v, err = f.task()
+		normalReturn = true
+	}()
+	return v, err
+}
+
+func (f *FutureTask[T]) set(v T) {
+	if f.state.CompareAndSwap(stNew, stCompleting) {
+		f.result = v
+		f.state.Store(stNormal)
+		f.finishCompletion()
+	}
+}
+
+func (f *FutureTask[T]) setException(err error) {
+	if f.state.CompareAndSwap(stNew, stCompleting) {
+		f.err = err
+		f.state.Store(stExceptional)
+		f.finishCompletion()
+	}
+}
+
+// finishCompletion wakes every waiter and runs the done hook. A waiter checks the state under
+// f.mu before it queues itself, and the state is final before we take f.mu here, so no waiter
+// queues itself after the drain and sleeps forever.
+func (f *FutureTask[T]) finishCompletion() {
+	f.mu.Lock()
+	ws := f.waiters
+	f.waiters = nil
+	f.mu.Unlock()
+	for _, w := range ws {
+		thread.Unpark(w)
+	}
+	if f.onDone != nil {
+		f.onDone()
+	}
+}
+
+// Cancel attempts to cancel the task; see Future.Cancel. With mayInterruptIfRunning the thread
+// running the task is interrupted. It ports FutureTask.cancel.
+func (f *FutureTask[T]) Cancel(mayInterruptIfRunning bool) bool {
+	next := stCancelled
+	if mayInterruptIfRunning {
+		next = stInterrupting
+	}
+	if !f.state.CompareAndSwap(stNew, next) {
+		return false
+	}
+	if mayInterruptIfRunning {
+		if t := f.runner.Load(); t != nil {
+			t.Interrupt()
+		}
+		f.state.Store(stInterrupted)
+	}
+	f.finishCompletion()
+	return true
+}
+
+// IsDone reports whether the task completed, failed or was cancelled.
+func (f *FutureTask[T]) IsDone() bool { return f.state.Load() != stNew }
+
+// IsCancelled reports whether the task was cancelled before it completed.
+func (f *FutureTask[T]) IsCancelled() bool { return f.state.Load() >= stCancelled }
+
+// Get waits for the outcome; see Future.Get. It ports FutureTask.get().
+func (f *FutureTask[T]) Get() (T, error) {
+	s := f.state.Load()
+	if s <= stCompleting {
+		var err error
+		if s, err = f.awaitDone(-1); err != nil {
+			var zero T
+			return zero, err
+		}
+	}
+	return f.report(s)
+}
+
+// GetTimeout waits at most d for the outcome; see Future.GetTimeout. It ports
+// FutureTask.get(long, TimeUnit).
+func (f *FutureTask[T]) GetTimeout(d time.Duration) (T, error) {
+	s := f.state.Load()
+	if s <= stCompleting {
+		if d < 0 {
+			d = 0
+		}
+		var err error
+		if s, err = f.awaitDone(d); err != nil {
+			var zero T
+			return zero, err
+		}
+	}
+	return f.report(s)
+}
+
+func (f *FutureTask[T]) report(s int32) (T, error) {
+	var zero T
+	switch s {
+	case stNormal:
+		return f.result, nil
+	case stExceptional:
+		return zero, &ExecutionError{Cause: f.err}
+	default:
+		return zero, ErrCancelled
+	}
+}
+
+// awaitDone waits until the future is done, the caller is interrupted (thread.ErrInterrupted, the
+// status cleared) or d elapses (ErrTimeout; d < 0 waits without a limit). It returns the final
+// state.
+func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
+	var me *thread.Thread
+	var deadline time.Time
+	queued := false
+	for {
+		s := f.state.Load()
+		if s > stCompleting {
+			if queued {
+				f.removeWaiter(me)
+			}
+			return s, nil
+		}
+		if s == stCompleting {
+			thread.Yield() // the result is being written; it takes a few instructions
+			continue
+		}
+		if me == nil {
+			me = thread.Current()
+		}
+		if me.IsInterrupted() {
+			thread.Interrupted()
+			if queued {
+				f.removeWaiter(me)
+			}
+			return s, thread.ErrInterrupted
+		}
+		if !queued {
+			if d == 0 {
+				return s, ErrTimeout
+			}
+			if d > 0 {
+				deadline = time.Now().Add(d)
+			}
+			f.mu.Lock()
+			if f.state.Load() > stCompleting {
+				f.mu.Unlock()
+				continue
+			}
+			f.waiters = append(f.waiters, me)
+			f.mu.Unlock()
+			queued = true
+			continue
+		}
+		if d < 0 {
+			thread.Park()
+			continue
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			f.removeWaiter(me)
+			if s := f.state.Load(); s > stCompleting {
+				return s, nil
+			}
+			return s, ErrTimeout
+		}
+		thread.ParkNanos(left)
+	}
+}
+
+func (f *FutureTask[T]) removeWaiter(me *thread.Thread) {
+	f.mu.Lock()
+	for i, w := range f.waiters {
+		if w == me {
+			f.waiters = append(f.waiters[:i], f.waiters[i+1:]...)
+			break
+		}
+	}
+	f.mu.Unlock()
+}
+
+// settled returns the state, waiting out the short completing phase.
+func (f *FutureTask[T]) settled() int32 {
+	s := f.state.Load()
+	for s == stCompleting {
+		thread.Yield()
+		s = f.state.Load()
+	}
+	return s
+}
+
+// State returns the state of the future without waiting. It ports Future.state().
+func (f *FutureTask[T]) State() FutureState {
+	switch f.settled() {
+	case stNew:
+		return Running
+	case stNormal:
+		return Success
+	case stExceptional:
+		return Failed
+	default:
+		return Cancelled
+	}
+}
+
+// ResultNow returns the result of a successful future; see Future.ResultNow. The panic messages
+// are Java's: "task has not completed", "task completed with exception", "task was cancelled".
+// It ports Future.resultNow().
+func (f *FutureTask[T]) ResultNow() T {
+	switch f.settled() {
+	case stNormal:
+		return f.result
+	case stNew:
+		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
+	case stExceptional:
+		panic(fmt.Errorf("%w: task completed with exception", ErrIllegalState))
+	default:
+		panic(fmt.Errorf("%w: task was cancelled", ErrIllegalState))
+	}
+}
+
+// ExceptionNow returns the cause of a failed future; see Future.ExceptionNow. The panic messages
+// are Java's: "task has not completed", "task completed with a result", "task was cancelled". It
+// ports Future.exceptionNow().
+func (f *FutureTask[T]) ExceptionNow() error {
+	switch f.settled() {
+	case stExceptional:
+		return f.err
+	case stNew:
+		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
+	case stNormal:
+		panic(fmt.Errorf("%w: task completed with a result", ErrIllegalState))
+	default:
+		panic(fmt.Errorf("%w: task was cancelled", ErrIllegalState))
+	}
+}
+
+// String describes the future as FutureTask.toString does: "FutureTask[Completed normally]",
+// "FutureTask[Completed exceptionally: <cause>]", "FutureTask[Cancelled]" or
+// "FutureTask[Not completed]".
+func (f *FutureTask[T]) String() string {
+	switch f.settled() {
+	case stNormal:
+		return "FutureTask[Completed normally]"
+	case stExceptional:
+		return fmt.Sprintf("FutureTask[Completed exceptionally: %v]", f.err)
+	case stNew:
+		return "FutureTask[Not completed]"
+	default:
+		return "FutureTask[Cancelled]"
+	}
+}
