@@ -1,0 +1,314 @@
+package executors_test
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/thread"
+)
+
+// recordingFactory makes virtual threads and remembers them (jtreg ThreadPerTaskExecutorTest's
+// factories).
+type recordingFactory struct {
+	mu      sync.Mutex
+	threads []*thread.Thread
+	inner   thread.Factory
+	nilOut  bool
+}
+
+func (f *recordingFactory) NewThread(task func()) *thread.Thread {
+	if f.nilOut {
+		return nil
+	}
+	t := f.inner.NewThread(task)
+	f.mu.Lock()
+	f.threads = append(f.threads, t)
+	f.mu.Unlock()
+	return t
+}
+
+func TestThreadPerTaskRunsEachTaskInTheFactorysThread(t *testing.T) {
+	f := &recordingFactory{inner: thread.OfVirtual().Factory()}
+	e := executors.NewThreadPerTaskExecutor(f)
+	var ran []*thread.Thread
+	var mu sync.Mutex
+	for range 5 {
+		if err := e.Execute(func() {
+			mu.Lock()
+			ran = append(ran, thread.Current())
+			mu.Unlock()
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Close()
+	if len(f.threads) != 5 || len(ran) != 5 {
+		t.Fatalf("factory made %d threads, tasks ran on %d", len(f.threads), len(ran))
+	}
+	made := map[*thread.Thread]bool{}
+	for _, th := range f.threads {
+		made[th] = true
+	}
+	for _, th := range ran {
+		if !made[th] {
+			t.Fatalf("task ran on %v, not a thread of the factory", th)
+		}
+	}
+}
+
+func TestVirtualThreadPerTaskExecutorUsesVirtualThreads(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	defer e.Close()
+	f, err := executors.Submit(e, func() (bool, error) { return thread.Current().IsVirtual(), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := f.Get(); !v || err != nil {
+		t.Fatalf("virtual=%v err=%v", v, err)
+	}
+}
+
+func TestThreadPerTaskNilFactoryPanics(t *testing.T) {
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.NewThreadPerTaskExecutor(nil) })
+}
+
+func TestThreadPerTaskNilTaskPanics(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	defer e.Close()
+	mustPanicWith(t, thread.ErrNilArgument, func() { e.Execute(nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.Submit[int](e, nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.SubmitRunnable(e, nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() {
+		executors.InvokeAll(e, []func() (int, error){func() (int, error) { return 1, nil }, nil})
+	})
+	mustPanicWith(t, thread.ErrNilArgument, func() {
+		executors.InvokeAny(e, []func() (int, error){nil})
+	})
+}
+
+func TestThreadPerTaskFactoryReturningNilRejects(t *testing.T) {
+	e := executors.NewThreadPerTaskExecutor(&recordingFactory{nilOut: true})
+	defer e.Close()
+	if err := e.Execute(func() {}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("Execute = %v", err)
+	}
+	if _, err := executors.Submit(e, func() (int, error) { return 1, nil }); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("Submit = %v", err)
+	}
+	if _, err := executors.InvokeAll(e, []func() (int, error){func() (int, error) { return 1, nil }}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("InvokeAll = %v", err)
+	}
+	if _, err := executors.InvokeAny(e, []func() (int, error){func() (int, error) { return 1, nil }}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("InvokeAny = %v", err)
+	}
+}
+
+func TestSubmitAfterShutdownRejected(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	e.Shutdown()
+	if err := e.Execute(func() {}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("Execute after shutdown = %v", err)
+	}
+	if _, err := executors.Submit(e, func() (int, error) { return 1, nil }); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("Submit after shutdown = %v", err)
+	}
+	if _, err := executors.InvokeAny(e, []func() (int, error){func() (int, error) { return 1, nil }}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("InvokeAny after shutdown = %v", err)
+	}
+	if _, err := executors.InvokeAll(e, []func() (int, error){func() (int, error) { return 1, nil }}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("InvokeAll after shutdown = %v", err)
+	}
+	if !e.IsTerminated() {
+		t.Fatal("idle executor not terminated after shutdown")
+	}
+}
+
+func TestShutdownLetsRunningTasksFinish(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	f, _ := executors.Submit(e, func() (string, error) {
+		if err := thread.Sleep(200 * time.Millisecond); err != nil {
+			return "", err
+		}
+		return "done", nil
+	})
+	e.Shutdown()
+	if !e.IsShutdown() || e.IsTerminated() {
+		t.Fatalf("shutdown=%v terminated=%v", e.IsShutdown(), e.IsTerminated())
+	}
+	if ok, err := e.AwaitTermination(10 * time.Millisecond); ok || err != nil {
+		t.Fatalf("AwaitTermination(10ms) = %v, %v", ok, err)
+	}
+	if ok, err := e.AwaitTermination(5 * time.Second); !ok || err != nil {
+		t.Fatalf("AwaitTermination = %v, %v", ok, err)
+	}
+	if v, err := f.Get(); v != "done" || err != nil {
+		t.Fatalf("task: %v, %v (shutdown must not interrupt)", v, err)
+	}
+}
+
+func TestShutdownNowInterruptsTasksWhoseFuturesFailWithInterrupted(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	f, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(time.Hour) })
+	time.Sleep(20 * time.Millisecond)
+	if left := e.ShutdownNow(); len(left) != 0 {
+		t.Fatalf("ShutdownNow returned %d tasks", len(left))
+	}
+	if ok, _ := e.AwaitTermination(5 * time.Second); !ok {
+		t.Fatal("not terminated")
+	}
+	_, err := f.Get()
+	var ee *executors.ExecutionError
+	if !errors.As(err, &ee) || ee.Cause != thread.ErrInterrupted {
+		t.Fatalf("Get = %v, want ExecutionError(ErrInterrupted)", err)
+	}
+	if f.IsCancelled() {
+		t.Fatal("future is cancelled; Java completes it exceptionally")
+	}
+}
+
+func TestAwaitTerminationNeverShutDownTimesOut(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	defer e.Close()
+	if ok, err := e.AwaitTermination(20 * time.Millisecond); ok || err != nil {
+		t.Fatalf("= %v, %v", ok, err)
+	}
+	if ok, err := e.AwaitTermination(-time.Second); ok || err != nil {
+		t.Fatalf("negative = %v, %v", ok, err)
+	}
+}
+
+func TestAwaitTerminationInterrupted(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	defer e.Close()
+	thread.OfVirtual().Start(func() {
+		thread.Current().Interrupt()
+		if _, err := e.AwaitTermination(time.Hour); !errors.Is(err, thread.ErrInterrupted) {
+			t.Errorf("err = %v", err)
+		}
+		if thread.Current().IsInterrupted() {
+			t.Error("status not cleared")
+		}
+	}).Join()
+}
+
+func TestCloseWaitsForTasks(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	var done atomic.Bool
+	e.Execute(func() { thread.Sleep(150 * time.Millisecond); done.Store(true) })
+	start := time.Now()
+	e.Close()
+	if !done.Load() || time.Since(start) < 100*time.Millisecond {
+		t.Fatalf("Close returned before the task finished (done=%v after %v)", done.Load(), time.Since(start))
+	}
+	if !e.IsShutdown() || !e.IsTerminated() {
+		t.Fatal("not shut down and terminated after Close")
+	}
+	e.Close() // idempotent, returns at once
+}
+
+func TestInterruptDuringCloseShutsDownNowAndReassertsInterrupt(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	f, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(time.Hour) })
+	var stillInterrupted bool
+	closer := thread.OfVirtual().Start(func() {
+		e.Close()
+		stillInterrupted = thread.Current().IsInterrupted()
+	})
+	time.Sleep(50 * time.Millisecond)
+	closer.Interrupt()
+	within(t, 5*time.Second, "Close after interrupt", func() { closer.Join() })
+	if !stillInterrupted {
+		t.Fatal("Close did not re-assert the interrupt status")
+	}
+	if _, err := f.Get(); !errors.Is(err, thread.ErrInterrupted) {
+		t.Fatalf("task: %v, want interrupted", err)
+	}
+}
+
+func TestInterruptBeforeCloseShutsDownNow(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	f, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(time.Hour) })
+	var stillInterrupted bool
+	thread.OfVirtual().Start(func() {
+		thread.Current().Interrupt()
+		e.Close()
+		stillInterrupted = thread.Current().IsInterrupted()
+	}).Join()
+	if !stillInterrupted || !e.IsTerminated() {
+		t.Fatalf("interrupted=%v terminated=%v", stillInterrupted, e.IsTerminated())
+	}
+	if _, err := f.Get(); !errors.Is(err, thread.ErrInterrupted) {
+		t.Fatalf("task: %v", err)
+	}
+}
+
+func TestTerminateBeforeCloseReturnsAtOnce(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	e.Shutdown()
+	e.AwaitTermination(time.Second)
+	thread.OfVirtual().Start(func() {
+		thread.Current().Interrupt()
+		e.Close()
+		if !thread.Interrupted() {
+			t.Error("Close of a terminated executor cleared the interrupt")
+		}
+	}).Join()
+}
+
+func TestCancelTrueInterruptsTaskThread(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	defer e.Close()
+	started := make(chan struct{})
+	var got error
+	f, _ := executors.Submit(e, func() (int, error) {
+		close(started)
+		got = thread.Sleep(time.Hour)
+		return 0, got
+	})
+	<-started
+	f.Cancel(true)
+	e.Shutdown()
+	e.AwaitTermination(5 * time.Second)
+	if !errors.Is(got, thread.ErrInterrupted) {
+		t.Fatalf("task's sleep = %v", got)
+	}
+}
+
+func TestThreadPerTaskPanicInExecuteGoesToUncaughtHandler(t *testing.T) {
+	got := make(chan any, 1)
+	f := thread.OfVirtual().UncaughtExceptionHandler(func(_ *thread.Thread, v any) { got <- v }).Factory()
+	e := executors.NewThreadPerTaskExecutor(f)
+	e.Execute(func() { panic("oops") })
+	e.Close()
+	if v := <-got; v != "oops" {
+		t.Fatalf("handler got %v", v)
+	}
+}
+
+func TestThreadPerTaskString(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	if s := e.String(); !strings.Contains(s, "Running") {
+		t.Fatalf("String = %q", s)
+	}
+	e.Close()
+	if s := e.String(); !strings.Contains(s, "Terminated") {
+		t.Fatalf("String = %q", s)
+	}
+}
+
+func TestVirtualExecutorTasksOverlap(t *testing.T) {
+	e := executors.NewVirtualThreadPerTaskExecutor()
+	start := time.Now()
+	for range 1000 {
+		e.Execute(func() { thread.Sleep(100 * time.Millisecond) })
+	}
+	e.Close()
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("1000 x 100ms sleeps took %v on virtual threads", el)
+	}
+}
