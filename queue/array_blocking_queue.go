@@ -1,0 +1,331 @@
+package queue
+
+import (
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/loomgo/loom/locks"
+)
+
+// ArrayBlockingQueue is java.util.concurrent.ArrayBlockingQueue: a bounded FIFO blocking queue
+// backed by a ring buffer of fixed capacity. Producers block while it is full and consumers
+// while it is empty.
+//
+// One [locks.ReentrantLock] guards the queue, with two conditions, notEmpty and notFull; a
+// thread waits on them through [thread.Park], so a virtual thread unmounts while it waits. A
+// fair queue uses a fair lock: blocked producers and consumers are served in arrival order
+// (fairness lowers throughput, as in Java).
+//
+// An ArrayBlockingQueue must not be copied after first use. Make one with
+// [NewArrayBlockingQueue].
+type ArrayBlockingQueue[T any] struct {
+	_        noCopy
+	lock     *locks.ReentrantLock
+	notEmpty *locks.Condition
+	notFull  *locks.Condition
+	items    []T
+	take     int // index of the head
+	put      int // index of the next free slot
+	count    int
+	eq       func(a, b T) bool
+}
+
+var _ BlockingQueue[int] = (*ArrayBlockingQueue[int])(nil)
+
+// NewArrayBlockingQueue returns an empty queue holding at most capacity elements; fair selects a
+// fair lock (FIFO access for blocked threads). capacity <= 0, or more initial elements
+// ([WithElements]) than capacity, panics with an error wrapping [thread.ErrIllegalArgument], as
+// Java throws IllegalArgumentException. It ports new ArrayBlockingQueue(capacity, fair[, c]).
+func NewArrayBlockingQueue[T any](capacity int, fair bool, opts ...Option[T]) *ArrayBlockingQueue[T] {
+	if capacity <= 0 {
+		panic(illegalArgument("capacity %d <= 0", capacity))
+	}
+	o := buildOptions(opts)
+	if len(o.elems) > capacity {
+		panic(illegalArgument("%d initial elements exceed capacity %d", len(o.elems), capacity))
+	}
+	q := &ArrayBlockingQueue[T]{lock: locks.NewReentrantLock(fair), items: make([]T, capacity), eq: o.eq}
+	q.notEmpty = q.lock.NewCondition()
+	q.notFull = q.lock.NewCondition()
+	q.count = copy(q.items, o.elems)
+	q.put = q.count % capacity
+	return q
+}
+
+// enqueue inserts e at the tail; the lock is held and there is room.
+func (q *ArrayBlockingQueue[T]) enqueue(e T) {
+	q.items[q.put] = e
+	if q.put++; q.put == len(q.items) {
+		q.put = 0
+	}
+	q.count++
+	q.notEmpty.Signal()
+}
+
+// dequeue removes the head; the lock is held and the queue is not empty.
+func (q *ArrayBlockingQueue[T]) dequeue() T {
+	var zero T
+	e := q.items[q.take]
+	q.items[q.take] = zero // let the garbage collector have it
+	if q.take++; q.take == len(q.items) {
+		q.take = 0
+	}
+	q.count--
+	q.notFull.Signal()
+	return e
+}
+
+// Add inserts e at the tail if there is room now, otherwise returns [ErrFull] and leaves the queue
+// unchanged. It never blocks. It ports ArrayBlockingQueue.add.
+func (q *ArrayBlockingQueue[T]) Add(e T) error {
+	if !q.Offer(e) {
+		return ErrFull
+	}
+	return nil
+}
+
+// Offer inserts e at the tail if there is room now and reports whether it did. It never blocks
+// (beyond the brief lock). It ports ArrayBlockingQueue.offer(e).
+func (q *ArrayBlockingQueue[T]) Offer(e T) bool {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	if q.count == len(q.items) {
+		return false
+	}
+	q.enqueue(e)
+	return true
+}
+
+// Put inserts e at the tail, blocking until there is room. A virtual thread unmounts while it
+// waits. If the thread is interrupted on entry or while waiting, Put returns
+// [thread.ErrInterrupted] (clearing the status) and leaves the queue unchanged. It ports
+// ArrayBlockingQueue.put.
+func (q *ArrayBlockingQueue[T]) Put(e T) error {
+	_, err := q.offer(e, nil)
+	return err
+}
+
+// OfferTimeout inserts e at the tail, blocking up to d for room; it reports false, leaving the
+// queue unchanged, if none came in time (d <= 0: does not wait). A virtual thread unmounts while
+// it waits. An interrupt on entry or while waiting returns [thread.ErrInterrupted] (clearing the
+// status). It ports ArrayBlockingQueue.offer(e, timeout, unit).
+func (q *ArrayBlockingQueue[T]) OfferTimeout(e T, d time.Duration) (bool, error) {
+	return q.offer(e, &budget{d: d})
+}
+
+func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
+	if err := q.lock.LockInterruptibly(); err != nil {
+		return false, err
+	}
+	defer q.lock.Unlock()
+	for q.count == len(q.items) {
+		if more, err := await(q.notFull, b, q.hasRoom); !more {
+			return false, err
+		}
+	}
+	q.enqueue(e)
+	return true, nil
+}
+
+func (q *ArrayBlockingQueue[T]) hasRoom() bool  { return q.count < len(q.items) }
+func (q *ArrayBlockingQueue[T]) nonEmpty() bool { return q.count > 0 }
+
+// Take removes and returns the head, blocking until there is one. A virtual thread unmounts while
+// it waits. If the thread is interrupted on entry or while waiting, Take returns
+// [thread.ErrInterrupted] (clearing the status) and leaves the queue unchanged. It ports
+// ArrayBlockingQueue.take.
+func (q *ArrayBlockingQueue[T]) Take() (T, error) {
+	e, _, err := q.poll(nil)
+	return e, err
+}
+
+// PollTimeout removes and returns the head, blocking up to d for one; ok is false if none came in
+// time (d <= 0: does not wait). A virtual thread unmounts while it waits. An interrupt on entry
+// or while waiting returns [thread.ErrInterrupted] (clearing the status) and leaves the queue
+// unchanged. It ports ArrayBlockingQueue.poll(timeout, unit).
+func (q *ArrayBlockingQueue[T]) PollTimeout(d time.Duration) (e T, ok bool, err error) {
+	return q.poll(&budget{d: d})
+}
+
+func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
+	if err := q.lock.LockInterruptibly(); err != nil {
+		return e, false, err
+	}
+	defer q.lock.Unlock()
+	for q.count == 0 {
+		if more, err := await(q.notEmpty, b, q.nonEmpty); !more {
+			return e, false, err
+		}
+	}
+	return q.dequeue(), true, nil
+}
+
+// Poll removes and returns the head if there is one. It never blocks. It ports
+// ArrayBlockingQueue.poll().
+func (q *ArrayBlockingQueue[T]) Poll() (e T, ok bool) {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	if q.count == 0 {
+		return e, false
+	}
+	return q.dequeue(), true
+}
+
+// Remove removes and returns the head, or returns [ErrEmpty]. It ports Queue.remove().
+func (q *ArrayBlockingQueue[T]) Remove() (T, error) {
+	if e, ok := q.Poll(); ok {
+		return e, nil
+	}
+	var zero T
+	return zero, ErrEmpty
+}
+
+// Peek returns the head without removing it. It ports ArrayBlockingQueue.peek.
+func (q *ArrayBlockingQueue[T]) Peek() (e T, ok bool) {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	if q.count == 0 {
+		return e, false
+	}
+	return q.items[q.take], true
+}
+
+// Element returns the head without removing it, or returns [ErrEmpty]. It ports Queue.element.
+func (q *ArrayBlockingQueue[T]) Element() (T, error) { return element(q.Peek()) }
+
+// Len returns the number of elements. It ports ArrayBlockingQueue.size.
+func (q *ArrayBlockingQueue[T]) Len() int {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return q.count
+}
+
+// Cap returns the capacity given to NewArrayBlockingQueue.
+func (q *ArrayBlockingQueue[T]) Cap() int { return len(q.items) }
+
+// RemainingCapacity returns Cap() - Len(). It ports remainingCapacity.
+func (q *ArrayBlockingQueue[T]) RemainingCapacity() int {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return len(q.items) - q.count
+}
+
+// DrainTo removes at most max elements (max <= 0: none), appends them to dst in FIFO order and
+// returns the extended slice. Blocked producers are woken for the room made. It ports
+// ArrayBlockingQueue.drainTo(c, max).
+func (q *ArrayBlockingQueue[T]) DrainTo(dst []T, max int) []T {
+	if max <= 0 {
+		return dst
+	}
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	for n := 0; n < max && q.count > 0; n++ {
+		dst = append(dst, q.dequeue())
+	}
+	return dst
+}
+
+// Clear removes every element and wakes blocked producers. It ports ArrayBlockingQueue.clear.
+func (q *ArrayBlockingQueue[T]) Clear() {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	for q.count > 0 {
+		q.dequeue()
+	}
+}
+
+// Contains reports whether the queue holds an element equal to e (see [WithEqual]). It ports
+// ArrayBlockingQueue.contains.
+func (q *ArrayBlockingQueue[T]) Contains(e T) bool {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return q.index(e) >= 0
+}
+
+// index returns the position from the head of the first element equal to e, or -1.
+func (q *ArrayBlockingQueue[T]) index(e T) int {
+	for i := range q.count {
+		if q.eq(q.at(i), e) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (q *ArrayBlockingQueue[T]) at(i int) T {
+	j := q.take + i
+	if j >= len(q.items) {
+		j -= len(q.items)
+	}
+	return q.items[j]
+}
+
+// RemoveElement removes the first element equal to e (see [WithEqual]) and reports whether there
+// was one; a blocked producer is woken for the room made. It ports ArrayBlockingQueue.remove(o).
+func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	i := q.index(e)
+	if i < 0 {
+		return false
+	}
+	// shift the elements after i one slot towards the head
+	n := len(q.items)
+	for k := i; k < q.count-1; k++ {
+		q.items[(q.take+k)%n] = q.items[(q.take+k+1)%n]
+	}
+	var zero T
+	q.put = (q.take + q.count - 1) % n
+	q.items[q.put] = zero
+	q.count--
+	q.notFull.Signal()
+	return true
+}
+
+// ToSlice returns the elements in FIFO order. It ports toArray.
+func (q *ArrayBlockingQueue[T]) ToSlice() []T {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	s := make([]T, q.count)
+	for i := range s {
+		s[i] = q.at(i)
+	}
+	return s
+}
+
+// All iterates over the elements in FIFO order. It is weakly consistent: it yields the elements
+// present when the iteration began (a snapshot, so the loop body may use the queue freely) and
+// never fails because of concurrent change. It ports ArrayBlockingQueue.iterator.
+func (q *ArrayBlockingQueue[T]) All() iter.Seq[T] { return sliceSeq(q.ToSlice) }
+
+// String formats the elements as Java's toString does: "[e1, e2]".
+func (q *ArrayBlockingQueue[T]) String() string { return format(q.ToSlice()) }
+
+func sliceSeq[T any](snap func() []T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, e := range snap() {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+func format[T any](s []T) string {
+	b := []byte{'['}
+	for i, e := range s {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = fmt.Append(b, e)
+	}
+	return string(append(b, ']'))
+}
+
+func element[T any](e T, ok bool) (T, error) {
+	if !ok {
+		return e, ErrEmpty
+	}
+	return e, nil
+}

@@ -1,0 +1,55 @@
+package queue
+
+import (
+	"time"
+
+	"github.com/loomgo/loom/locks"
+)
+
+// budget is the time left to a timed operation. The deadline is fixed the first time the
+// operation has to wait, so calls that succeed at once never read the clock.
+type budget struct {
+	d   time.Duration
+	end time.Time
+}
+
+// left returns the time still to wait (<= 0: give up).
+func (b *budget) left() time.Duration {
+	if b.d <= 0 {
+		return 0
+	}
+	if b.end.IsZero() {
+		b.end = time.Now().Add(b.d)
+		return b.d
+	}
+	return time.Until(b.end)
+}
+
+// await waits on c, which the caller's lock guards, for at most b's time left (b nil: no
+// limit). It reports whether the caller should re-check its predicate (false: the time is up)
+// and returns thread.ErrInterrupted if the thread was interrupted. A waiter that leaves without
+// using a signal it may have received passes it on (pass), so an interrupt or a timeout racing a
+// signal cannot strand another waiter while the predicate holds: the condition's own rules
+// already promise this, and the extra Signal costs at most one spurious wake-up.
+func await(c *locks.Condition, b *budget, pass func() bool) (bool, error) {
+	if b == nil {
+		if err := c.Await(); err != nil {
+			if pass() {
+				c.Signal()
+			}
+			return false, err
+		}
+		return true, nil
+	}
+	left := b.left()
+	if left <= 0 {
+		return false, nil
+	}
+	if _, err := c.AwaitTimeout(left); err != nil {
+		if pass() {
+			c.Signal()
+		}
+		return false, err
+	}
+	return true, nil
+}
