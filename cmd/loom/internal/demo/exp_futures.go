@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/loomgo/loom/executors"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -12,18 +13,25 @@ func futures1M(c *Config) Outcome {
 	n := c.n(1_000_000, 10)
 	s := thread.NewScheduler(thread.SchedulerOptions{})
 	defer s.Close()
-	res := make([]int64, n)
 	start := time.Now()
-	b := thread.OfVirtual().Scheduler(s)
-	ths := make([]*thread.Thread, n)
+	ex := newVirtualPerTask(s)
+	futures := make([]executors.Future[int64], n)
 	for i := range n {
-		ths[i] = b.Start(func() { res[i] = int64(i) * 2 })
+		f, err := executors.Submit(ex, func() (int64, error) { return int64(i) * 2, nil })
+		if err != nil {
+			return Outcome{Err: err}
+		}
+		futures[i] = f
 	}
 	var sum int64
-	for i, t := range ths {
-		t.Join()
-		sum += res[i]
+	for _, f := range futures {
+		v, err := f.Get()
+		if err != nil {
+			return Outcome{Err: err}
+		}
+		sum += v
 	}
+	ex.Close()
 	el := time.Since(start)
 	want := int64(n) * int64(n-1)
 	limit := 10 * time.Second

@@ -74,8 +74,8 @@ func memory10k(c *Config) Outcome {
 	vPer, pPer := float64(vMem)/float64(n), float64(pMem)/float64(pn)
 	pFor := int64(pPer * float64(n)) // platform memory for n threads
 	o := Outcome{
-		Loom: fmt.Sprintf("%s vs %s (%s vs %s a thread, heap+stacks in use; RSS +%s vs +%s)",
-			mb(vMem), mb(pFor), kb(vPer), kb(pPer), mb(vRSS), mb(int64(float64(pRSS)/float64(pn)*float64(n)))),
+		Loom: fmt.Sprintf("%s vs %s (%s vs %s a thread, heap+stacks in use)%s",
+			mb(vMem), mb(pFor), kb(vPer), kb(pPer), rssNote(vRSS, int64(float64(pRSS)/float64(pn)*float64(n)))),
 		Same:    pPer >= 3*vPer,
 		Verdict: fmt.Sprintf("platform/virtual = %s a thread (rule ≥ 3×; Java's 19.2 GB is reserved 1 MB stacks, loom counts memory in use)", ratio(pPer, vPer)),
 		Figures: map[string]float64{"threads": float64(n), "platform_threads_measured": float64(pn),
@@ -143,4 +143,13 @@ func create10k(c *Config) Outcome {
 		o.Scaling = fmt.Sprintf("ran %s threads (full: 10,000)", commas(int64(n)))
 	}
 	return o
+}
+
+// rssNote reports the growth of the resident set, which also counts what the kernel and the
+// runtime hold outside the Go heap (OS thread stacks, signal stacks), when it is measurable.
+func rssNote(v, p int64) string {
+	if v <= 0 || p <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; RSS +%s vs +%s", mb(v), mb(p))
 }

@@ -80,6 +80,13 @@ func All() []Experiment {
 			Run:   carrierHopping,
 		},
 		{
+			Name:  "threadlocal",
+			Title: "ThreadLocal set in two virtual threads and in main",
+			Java:  "each sees only its own value; main sees none (null) first",
+			Rule:  "each thread reads back only its own value; main reads the zero value first",
+			Run:   threadLocals,
+		},
+		{
 			Name:  "say-hello-world",
 			Title: "goroutine-style say(\"hello\") / say(\"world\") on virtual threads",
 			Java:  "same output as the Go original",

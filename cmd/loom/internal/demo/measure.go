@@ -62,21 +62,22 @@ func settledInUse() int64 {
 	return inUse()
 }
 
-// peakThreads samples osThreads every few milliseconds until stop is called, and returns the
-// highest count seen.
-type peakThreads struct {
-	peak atomic.Int64
+// peak samples f every few milliseconds until stop is called, and returns the highest value
+// seen.
+type peak struct {
+	f    func() int64
+	max  atomic.Int64
 	done chan struct{}
 	wg   sync.WaitGroup
 }
 
-func samplePeakThreads() *peakThreads {
-	p := &peakThreads{done: make(chan struct{})}
-	p.peak.Store(int64(osThreads()))
+func samplePeak(every time.Duration, f func() int64) *peak {
+	p := &peak{f: f, done: make(chan struct{})}
+	p.max.Store(f())
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		tick := time.NewTicker(10 * time.Millisecond)
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
 			select {
@@ -90,22 +91,27 @@ func samplePeakThreads() *peakThreads {
 	return p
 }
 
-func (p *peakThreads) observe() {
-	n := int64(osThreads())
+// samplePeakThreads samples the number of OS threads.
+func samplePeakThreads() *peak {
+	return samplePeak(10*time.Millisecond, func() int64 { return int64(osThreads()) })
+}
+
+func (p *peak) observe() {
+	n := p.f()
 	for {
-		old := p.peak.Load()
-		if n <= old || p.peak.CompareAndSwap(old, n) {
+		old := p.max.Load()
+		if n <= old || p.max.CompareAndSwap(old, n) {
 			return
 		}
 	}
 }
 
 // stop ends the sampling and returns the peak.
-func (p *peakThreads) stop() int {
+func (p *peak) stop() int {
 	p.observe()
 	close(p.done)
 	p.wg.Wait()
-	return int(p.peak.Load())
+	return int(p.max.Load())
 }
 
 // waitFor polls cond every millisecond until it holds or d has passed, and reports whether it
