@@ -93,5 +93,12 @@ func All() []Experiment {
 			Rule:  "5 hello + 5 world, sleeping concurrently",
 			Run:   sayHelloWorld,
 		},
+		{
+			Name:  "queue-sum",
+			Title: "the Go tour's channel sum with a SynchronousQueue and virtual threads",
+			Java:  "same output as the Go original (-5 17 12)",
+			Rule:  "the two half sums, in either order, and 12",
+			Run:   queueSum,
+		},
 	}
 }
