@@ -1,0 +1,190 @@
+package executors_test
+
+import (
+	"errors"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/thread"
+)
+
+func TestNewFixedThreadPoolIllegalSize(t *testing.T) {
+	mustPanicWith(t, thread.ErrIllegalArgument, func() { executors.NewFixedThreadPool(0) })
+	mustPanicWith(t, thread.ErrIllegalArgument, func() { executors.NewFixedThreadPool(-1) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.NewFixedThreadPoolWithFactory(1, nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.NewCachedThreadPoolWithFactory(nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.NewSingleThreadExecutorWithFactory(nil) })
+	mustPanicWith(t, thread.ErrNilArgument, func() { executors.NewScheduledThreadPoolWithFactory(1, nil) })
+	mustPanicWith(t, thread.ErrIllegalArgument, func() { executors.NewScheduledThreadPool(-1) })
+}
+
+func TestNewFixedThreadPoolConfiguration(t *testing.T) {
+	p := executors.NewFixedThreadPool(3)
+	defer p.Close()
+	if p.CorePoolSize() != 3 || p.MaximumPoolSize() != 3 || p.KeepAliveTime() != 0 || p.AllowsCoreThreadTimeOut() {
+		t.Fatalf("core %d max %d keep %v", p.CorePoolSize(), p.MaximumPoolSize(), p.KeepAliveTime())
+	}
+	var g gate
+	for range 10 {
+		p.Execute(func() { g.wait() })
+	}
+	if p.PoolSize() != 3 || p.Queue().Len() != 7 {
+		t.Fatalf("size %d queued %d", p.PoolSize(), p.Queue().Len())
+	}
+	g.release()
+}
+
+func TestFixedThreadPoolUsesPlatformThreadsNamedPoolNThreadM(t *testing.T) {
+	p := executors.NewFixedThreadPool(2)
+	defer p.Close()
+	var names sync.Map
+	var virtual atomic.Bool
+	var wg sync.WaitGroup
+	var g gate
+	for range 2 {
+		wg.Add(1)
+		p.Execute(func() {
+			defer wg.Done()
+			names.Store(thread.Current().Name(), true)
+			virtual.Store(virtual.Load() || thread.Current().IsVirtual() || thread.Current().IsDaemon())
+			g.wait()
+		})
+	}
+	g.release()
+	wg.Wait()
+	re := regexp.MustCompile(`^pool-\d+-thread-[12]$`)
+	n := 0
+	names.Range(func(k, _ any) bool {
+		n++
+		if !re.MatchString(k.(string)) {
+			t.Errorf("thread name %q", k)
+		}
+		return true
+	})
+	if n != 2 || virtual.Load() {
+		t.Fatalf("%d names, virtual-or-daemon=%v", n, virtual.Load())
+	}
+}
+
+func TestDefaultThreadFactoryNamesAndPriority(t *testing.T) {
+	f := executors.DefaultThreadFactory()
+	t1 := f.NewThread(func() {})
+	t2 := f.NewThread(func() {})
+	m := regexp.MustCompile(`^pool-(\d+)-thread-1$`).FindStringSubmatch(t1.Name())
+	if m == nil || t2.Name() != "pool-"+m[1]+"-thread-2" {
+		t.Fatalf("names %q, %q", t1.Name(), t2.Name())
+	}
+	if t1.IsVirtual() || t1.IsDaemon() || t1.Priority() != thread.NormPriority || t1.State() != thread.New {
+		t.Fatalf("%v: virtual=%v daemon=%v prio=%d", t1, t1.IsVirtual(), t1.IsDaemon(), t1.Priority())
+	}
+}
+
+func TestNewCachedThreadPoolConfiguration(t *testing.T) {
+	p := executors.NewCachedThreadPool()
+	defer p.Close()
+	if p.CorePoolSize() != 0 || p.KeepAliveTime() != 60*time.Second || p.MaximumPoolSize() < 1<<30 {
+		t.Fatalf("core %d max %d keep %v", p.CorePoolSize(), p.MaximumPoolSize(), p.KeepAliveTime())
+	}
+	var g gate
+	for range 5 {
+		if err := p.Execute(func() { g.wait() }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.PoolSize() != 5 || p.Queue().Len() != 0 {
+		t.Fatalf("size %d queued %d: a cached pool starts a thread per busy task", p.PoolSize(), p.Queue().Len())
+	}
+	g.release()
+	eventually(t, "idle workers", func() bool { return p.ActiveCount() == 0 })
+	p.Execute(func() {})
+	if p.PoolSize() != 5 {
+		t.Fatalf("size %d: an idle thread should have been reused", p.PoolSize())
+	}
+}
+
+func TestCachedThreadPoolFailsCleanlyAtPlatformThreadLimit(t *testing.T) {
+	thread.SetPlatformThreadLimit(thread.PlatformThreads() + 50)
+	defer thread.SetPlatformThreadLimit(0)
+	p := executors.NewCachedThreadPool()
+	var g gate
+	var accepted, limited int
+	for range 200 {
+		err := p.Execute(func() { g.wait() })
+		switch {
+		case err == nil:
+			accepted++
+		case errors.Is(err, executors.ErrRejected) && errors.Is(err, thread.ErrThreadLimit):
+			limited++
+		default:
+			t.Fatalf("Execute = %v", err)
+		}
+	}
+	if accepted < 40 || accepted > 50 || limited != 200-accepted {
+		t.Fatalf("accepted %d, failed at the limit %d", accepted, limited)
+	}
+	g.release()
+	p.Close()
+	if p.PoolSize() != 0 {
+		t.Fatal("workers left")
+	}
+}
+
+func TestNewSingleThreadExecutorRunsTasksInOrderOnOneThread(t *testing.T) {
+	e := executors.NewSingleThreadExecutor()
+	if _, ok := e.(*executors.ThreadPoolExecutor); ok {
+		t.Fatal("single-thread executor exposes its ThreadPoolExecutor")
+	}
+	var order []int
+	var threads sync.Map
+	for i := range 20 {
+		e.Execute(func() {
+			order = append(order, i)
+			threads.Store(thread.Current(), true)
+		})
+	}
+	e.Close()
+	for i, v := range order {
+		if v != i {
+			t.Fatalf("order %v", order)
+		}
+	}
+	n := 0
+	threads.Range(func(any, any) bool { n++; return true })
+	if len(order) != 20 || n != 1 {
+		t.Fatalf("%d tasks on %d threads", len(order), n)
+	}
+}
+
+func TestSingleThreadExecutorReplacesThreadAfterPanic(t *testing.T) {
+	f := thread.OfVirtual().UncaughtExceptionHandler(func(*thread.Thread, any) {}).Factory()
+	e := executors.NewSingleThreadExecutorWithFactory(f)
+	defer e.Close()
+	e.Execute(func() { panic("x") })
+	fut, _ := executors.Submit(e, func() (int, error) { return 9, nil })
+	if v, err := fut.Get(); v != 9 || err != nil {
+		t.Fatalf("%v %v", v, err)
+	}
+}
+
+func TestPoolsWithFactoryUseTheFactory(t *testing.T) {
+	f := &recordingFactory{inner: thread.OfVirtual().Factory()}
+	for _, es := range []executors.ExecutorService{
+		executors.NewFixedThreadPoolWithFactory(1, f),
+		executors.NewCachedThreadPoolWithFactory(f),
+		executors.NewSingleThreadExecutorWithFactory(f),
+		executors.NewScheduledThreadPoolWithFactory(1, f),
+	} {
+		fut, _ := executors.Submit(es, func() (bool, error) { return thread.Current().IsVirtual(), nil })
+		if v, err := fut.Get(); !v || err != nil {
+			t.Errorf("%v: virtual=%v err=%v", es, v, err)
+		}
+		es.Close()
+	}
+	if len(f.threads) != 4 {
+		t.Fatalf("factory made %d threads", len(f.threads))
+	}
+}
