@@ -96,7 +96,7 @@ func (c *Condition) Signal() {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	c.s.q.Signal(&c.c)
+	c.s.q.Signal(&c.c, false)
 }
 
 // SignalAll wakes every waiting thread; each returns from Await in turn as it re-acquires the
@@ -106,5 +106,5 @@ func (c *Condition) SignalAll() {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	c.s.q.SignalAll(&c.c)
+	c.s.q.SignalAll(&c.c, false)
 }

@@ -84,27 +84,37 @@ func (q *Queue) leaveCond(c *Cond, n *Node) {
 // Signal moves the longest-waiting thread of c (if any) to the sync queue, where it re-acquires
 // the lock once the signaller releases it. It reports whether a thread was signalled. The
 // caller must hold the lock exclusively.
-func (q *Queue) Signal(c *Cond) bool {
+//
+// With wake false the signalled thread stays parked (WAITING) until a release wakes it as the
+// first node, as Java's ConditionObject does. With wake true it is unparked at once and parks
+// again as a re-acquirer, so it shows the re-acquire Wait's state (BLOCKED for a monitor) while
+// the signaller still holds the lock, as a notified Object.wait does.
+func (q *Queue) Signal(c *Cond, wake bool) bool {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	for c.head != nil {
 		n := c.head
 		c.remove(n)
 		if n.cstatus.CompareAndSwap(condWaiting, condSignalled) {
 			n.shared = false
 			q.enqueue(n)
+			q.mu.Unlock()
+			if wake {
+				thread.Unpark(n.t)
+			}
 			return true
 		}
 		// cancelled meanwhile (timeout, interrupt): it moves itself; try the next one
 	}
+	q.mu.Unlock()
 	return false
 }
 
-// SignalAll moves every thread waiting on c to the sync queue, in waiting order. It returns how
-// many were signalled. The caller must hold the lock exclusively.
-func (q *Queue) SignalAll(c *Cond) int {
+// SignalAll moves every thread waiting on c to the sync queue, in waiting order, waking them if
+// wake (see Signal). It returns how many were signalled. The caller must hold the lock
+// exclusively.
+func (q *Queue) SignalAll(c *Cond, wake bool) int {
 	q.mu.Lock()
-	defer q.mu.Unlock()
+	var woken []*thread.Thread
 	k := 0
 	for c.head != nil {
 		n := c.head
@@ -113,7 +123,14 @@ func (q *Queue) SignalAll(c *Cond) int {
 			n.shared = false
 			q.enqueue(n)
 			k++
+			if wake {
+				woken = append(woken, n.t)
+			}
 		}
+	}
+	q.mu.Unlock()
+	for _, t := range woken {
+		thread.Unpark(t)
 	}
 	return k
 }

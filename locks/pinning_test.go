@@ -1,0 +1,209 @@
+package locks_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/loomgo/loom/locks"
+	"github.com/loomgo/loom/thread"
+)
+
+// runOn starts n virtual threads running body(i) on s and waits for them, returning the time
+// taken.
+func runOn(t *testing.T, s *thread.Scheduler, n int, body func(i int)) time.Duration {
+	t.Helper()
+	start := time.Now()
+	var ths []*thread.Thread
+	for i := range n {
+		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() { body(i) }))
+	}
+	for _, th := range ths {
+		join(t, th)
+	}
+	return time.Since(start)
+}
+
+// The classic experiment: one carrier, four virtual threads that each sleep 200 ms inside their
+// own monitor. Java 21 (PinSynchronized): ~800 ms, the sleeps are serial because each sleeper
+// keeps the only carrier. Java 24+ (PinNone): ~200 ms. With a ReentrantLock: ~200 ms in both.
+func TestPinningFourSleepersInSynchronizedOnOneCarrier(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		pinning  thread.PinningMode
+		monitor  bool
+		min, max time.Duration
+	}{
+		{"synchronized/PinSynchronized", thread.PinSynchronized, true, 750 * time.Millisecond, 3 * time.Second},
+		{"synchronized/PinNone", thread.PinNone, true, 200 * time.Millisecond, 600 * time.Millisecond},
+		{"ReentrantLock/PinSynchronized", thread.PinSynchronized, false, 200 * time.Millisecond, 600 * time.Millisecond},
+		{"ReentrantLock/PinNone", thread.PinNone, false, 200 * time.Millisecond, 600 * time.Millisecond},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: c.pinning})
+			defer s.Close()
+			el := runOn(t, s, 4, func(int) {
+				if c.monitor {
+					var m locks.Monitor
+					m.Synchronized(func() { thread.Sleep(200 * time.Millisecond) })
+				} else {
+					var l locks.ReentrantLock
+					l.Lock()
+					thread.Sleep(200 * time.Millisecond)
+					l.Unlock()
+				}
+			})
+			t.Logf("4 x 200ms: %v", el)
+			if el < c.min || el > c.max {
+				t.Errorf("took %v, want between %v and %v", el, c.min, c.max)
+			}
+		})
+	}
+}
+
+// Java 25: 100 virtual threads each sleeping 50 ms in synchronized, on one carrier: 59 ms.
+func TestPinningHundredSynchronizedSleepersOnOneCarrierPinNone(t *testing.T) {
+	t.Parallel()
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	el := runOn(t, s, 100, func(int) {
+		var m locks.Monitor
+		m.Synchronized(func() { thread.Sleep(50 * time.Millisecond) })
+	})
+	t.Logf("100 x 50ms: %v", el)
+	if el > time.Second {
+		t.Errorf("took %v, want well under 1s", el)
+	}
+}
+
+func TestPinningParkInsideMonitorReportsPinnedEventMONITOR(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var events []thread.PinnedEvent
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: thread.PinSynchronized,
+		OnPinned: func(e thread.PinnedEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }})
+	defer s.Close()
+	var sleeper *thread.Thread
+	runOn(t, s, 1, func(int) {
+		sleeper = thread.Current()
+		var m locks.Monitor
+		m.Synchronized(func() { thread.Sleep(40 * time.Millisecond) })
+		thread.Sleep(40 * time.Millisecond) // outside: not pinned
+		var l locks.ReentrantLock
+		l.Lock()
+		thread.Sleep(40 * time.Millisecond) // ReentrantLock does not pin
+		l.Unlock()
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 1 {
+		t.Fatalf("%d pinned events, want 1: %+v", len(events), events)
+	}
+	e := events[0]
+	if e.Reason != "MONITOR" || e.Thread != sleeper || e.Duration < 40*time.Millisecond || e.BlockingOperation != "LockSupport.park" {
+		t.Errorf("event %+v", e)
+	}
+}
+
+func TestPinningNoEventsUnderPinNone(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	n := 0
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1,
+		OnPinned: func(thread.PinnedEvent) { mu.Lock(); n++; mu.Unlock() }})
+	defer s.Close()
+	runOn(t, s, 2, func(int) {
+		var m locks.Monitor
+		m.Synchronized(func() { thread.Sleep(30 * time.Millisecond) })
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d pinned events under PinNone", n)
+	}
+}
+
+// jtreg MonitorEnterExit.testReleaseWhenBlocked: with one carrier, a virtual thread blocked
+// entering a monitor releases the carrier (Java 24+), so another virtual thread can run.
+func TestPinningBlockedEnterReleasesCarrierUnderPinNone(t *testing.T) {
+	t.Parallel()
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	var m locks.Monitor
+	m.Enter()
+	blocked := thread.OfVirtual().Scheduler(s).Start(func() { m.Synchronized(func() {}) })
+	waitState(t, blocked, thread.Blocked)
+	ran := thread.OfVirtual().Scheduler(s).Start(func() {})
+	join(t, ran)
+	m.Exit()
+	join(t, blocked)
+}
+
+// Under PinSynchronized the blocked virtual thread keeps the only carrier (no compensation):
+// the other virtual thread cannot run until the monitor is released.
+func TestPinningBlockedEnterPinsCarrierUnderPinSynchronized(t *testing.T) {
+	t.Parallel()
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: thread.PinSynchronized})
+	defer s.Close()
+	var m locks.Monitor
+	m.Enter()
+	blocked := thread.OfVirtual().Scheduler(s).Start(func() { m.Synchronized(func() {}) })
+	waitState(t, blocked, thread.Blocked)
+	ran := thread.OfVirtual().Scheduler(s).Start(func() {})
+	if ok, _ := ran.JoinTimeout(100 * time.Millisecond); ok {
+		t.Error("a second virtual thread ran while the only carrier was pinned")
+	}
+	m.Exit()
+	join(t, blocked)
+	join(t, ran)
+}
+
+// jtreg MonitorEnterExit.testManyBlockedThreads: many virtual threads blocked on one monitor
+// do not hang a small scheduler (Java 24+).
+func TestPinningManyBlockedThreadsUnderPinNone(t *testing.T) {
+	t.Parallel()
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	var m locks.Monitor
+	n := 0
+	el := runOn(t, s, 200, func(int) {
+		m.Synchronized(func() {
+			n++
+			thread.Sleep(time.Millisecond)
+		})
+	})
+	if n != 200 {
+		t.Fatal(n)
+	}
+	t.Logf("200 blocked threads: %v", el)
+}
+
+// jtreg MonitorWaitNotify.testReleaseWhenWaiting: a waiting virtual thread lets another run on
+// the only carrier: it unmounts under PinNone, and under PinSynchronized the scheduler
+// compensates with an extra carrier.
+func TestPinningWaitReleasesOrCompensatesCarrier(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []thread.PinningMode{thread.PinNone, thread.PinSynchronized} {
+		t.Run(mode.String(), func(t *testing.T) {
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: mode})
+			defer s.Close()
+			var m locks.Monitor
+			done := false
+			waiter := thread.OfVirtual().Scheduler(s).Start(func() {
+				m.Synchronized(func() {
+					for !done {
+						m.Wait()
+					}
+				})
+			})
+			waitState(t, waiter, thread.Waiting)
+			notifier := thread.OfVirtual().Scheduler(s).Start(func() {
+				m.Synchronized(func() { done = true; m.Notify() })
+			})
+			join(t, notifier)
+			join(t, waiter)
+		})
+	}
+}
