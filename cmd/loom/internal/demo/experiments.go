@@ -73,6 +73,20 @@ func All() []Experiment {
 			Run:   oneCarrierSleepers,
 		},
 		{
+			Name:  "pinning",
+			Title: "1 carrier, 4 virtual threads × 200 ms sleep inside synchronized vs ReentrantLock",
+			Java:  "Java 21: 831 vs 200 ms; Java 25: 213 vs 200 ms",
+			Rule:  "Java 21 rules: synchronized ≥ 3× the lock; Java 25 rules: < 2×",
+			Run:   pinning,
+		},
+		{
+			Name:  "monitors-100",
+			Title: "1 carrier, 100 virtual threads × 50 ms sleep inside synchronized (Java 25 rules)",
+			Java:  "59 ms, 1 carrier used",
+			Rule:  "under 500 ms (not 5 s), one carrier",
+			Run:   hundredMonitors,
+		},
+		{
 			Name:  "carrier-hopping",
 			Title: "virtual thread toString before/after a sleep",
 			Java:  "VirtualThread[#21]/runnable@ForkJoinPool-1-worker-1, may resume on another worker",
