@@ -49,7 +49,7 @@ func TestExperimentNamesAreUniqueAndSelectable(t *testing.T) {
 			t.Errorf("Select(%q) = %v, %v", e.Name, names(got), err)
 		}
 	}
-	if len(demo.All()) < 12 {
+	if len(demo.All()) < 16 {
 		t.Errorf("%d experiments, want every row of DESIGN.md section 4 (16)", len(demo.All()))
 	}
 }

@@ -87,6 +87,20 @@ func All() []Experiment {
 			Run:   hundredMonitors,
 		},
 		{
+			Name:  "scope-fail-fast",
+			Title: "structured scope: one fork fails at 100 ms, another would take 2 s",
+			Java:  "fails in 143 ms, slow fork interrupted",
+			Rule:  "Join fails in under 1 s and the slow fork is interrupted",
+			Run:   scopeFailFast,
+		},
+		{
+			Name:  "scope-first-success",
+			Title: "first-success scope over forks of 300, 50 and 150 ms",
+			Java:  "\"cache\" wins",
+			Rule:  "\"cache\" (the 50 ms fork) wins, the others are cancelled",
+			Run:   scopeFirstSuccess,
+		},
+		{
 			Name:  "carrier-hopping",
 			Title: "virtual thread toString before/after a sleep",
 			Java:  "VirtualThread[#21]/runnable@ForkJoinPool-1-worker-1, may resume on another worker",
