@@ -59,8 +59,8 @@ func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep 
 	o := Outcome{
 		Loom: fmt.Sprintf("%s vs %s (%s); %s vs %s OS threads", ms(fixed), ms(virt), ratio(fixed.Seconds(), virt.Seconds()),
 			commas(int64(fixedThreads)), commas(int64(virtThreads))),
-		Same:    r >= 10 && fixedThreads > virtThreads,
-		Verdict: fmt.Sprintf("fixed/virtual = %s (rule ≥ 10×), %d > %d OS threads", ratio(fixed.Seconds(), virt.Seconds()), fixedThreads, virtThreads),
+		Same:    r >= 10 && (pool < 20 || fixedThreads >= virtThreads+pool/2),
+		Verdict: fmt.Sprintf("fixed/virtual = %s (rule ≥ 10×); the pool's %d threads are OS threads", ratio(fixed.Seconds(), virt.Seconds()), pool),
 		Figures: map[string]float64{
 			"tasks": float64(tasks), "pool": float64(pool), "sleep_ms": msf(sleep),
 			"fixed_ms": msf(fixed), "virtual_ms": msf(virt), "ratio": r,

@@ -51,7 +51,7 @@ func sleepersMemory(n int, start func(task func()) (*thread.Thread, error)) (inu
 
 // memory10k compares what 10,000 sleeping threads cost, virtual and platform.
 func memory10k(c *Config) Outcome {
-	n := c.n(10_000, 10)
+	n := c.n(10_000, 1000) // fewer threads would measure the noise of the heap, not threads
 	s := thread.NewScheduler(thread.SchedulerOptions{})
 	defer s.Close()
 	vb := thread.OfVirtual().Scheduler(s)
