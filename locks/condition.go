@@ -28,9 +28,17 @@ import (
 type Condition struct {
 	_       noCopy
 	lock    any // the owning lock (for HasWaiters and friends)
-	s       *exclusive
+	s       condLock
 	blocker any
 	c       waitq.Cond
+}
+
+// condLock is an exclusive lock a Condition can wait on: a ReentrantLock or the write lock of a
+// ReentrantReadWriteLock.
+type condLock interface {
+	waitq.Owned
+	heldBy(t *thread.Thread) bool
+	queue() *waitq.Queue
 }
 
 func (c *Condition) await(d time.Duration, interruptible bool) (bool, error) {
@@ -40,7 +48,7 @@ func (c *Condition) await(d time.Duration, interruptible bool) (bool, error) {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	return c.s.q.Await(&c.c, c.s, waitq.Wait{Timeout: d, Interruptible: interruptible, Reason: rt.ParkWaiting, Blocker: c}, waitq.Untimed(rt.ParkWaiting, c.blocker))
+	return c.s.queue().Await(&c.c, c.s, waitq.Wait{Timeout: d, Interruptible: interruptible, Reason: rt.ParkWaiting, Blocker: c}, waitq.Untimed(rt.ParkWaiting, c.blocker))
 }
 
 // Await releases the lock and waits until signalled or interrupted (or spuriously), then
@@ -59,7 +67,7 @@ func (c *Condition) AwaitUninterruptibly() {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	c.s.q.Await(&c.c, c.s, waitq.Untimed(rt.ParkWaiting, c), waitq.Untimed(rt.ParkWaiting, c.blocker))
+	c.s.queue().Await(&c.c, c.s, waitq.Untimed(rt.ParkWaiting, c), waitq.Untimed(rt.ParkWaiting, c.blocker))
 }
 
 // AwaitTimeout is Await that also gives up when d has elapsed: it reports false if it timed out
@@ -96,7 +104,7 @@ func (c *Condition) Signal() {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	c.s.q.Signal(&c.c, false)
+	c.s.queue().Signal(&c.c, false)
 }
 
 // SignalAll wakes every waiting thread; each returns from Await in turn as it re-acquires the
@@ -106,5 +114,5 @@ func (c *Condition) SignalAll() {
 	if !c.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	c.s.q.SignalAll(&c.c, false)
+	c.s.queue().SignalAll(&c.c, false)
 }

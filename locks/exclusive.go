@@ -95,6 +95,8 @@ func (s *exclusive) ReleaseAll() int64 {
 	return int64(c)
 }
 
+func (s *exclusive) queue() *waitq.Queue { return &s.q }
+
 func (s *exclusive) heldBy(t *thread.Thread) bool { return s.owner.Load() == t }
 
 func (s *exclusive) holdCount(t *thread.Thread) int {

@@ -274,9 +274,11 @@ func (q *Queue) HasQueuedPredecessors(t *thread.Thread) bool {
 
 // FirstQueuedIsExclusive reports whether the first waiting thread waits for exclusive access
 // (a non-fair read-write lock makes new readers wait behind a queued writer).
+//
+// It takes no lock: a node's mode is written under the queue's mutex before the node can become
+// first (an atomic store of head, also under the mutex), so a reader that loads it as head sees
+// its mode.
 func (q *Queue) FirstQueuedIsExclusive() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	h := q.head.Load()
 	return h != nil && !h.shared
 }
