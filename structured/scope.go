@@ -125,7 +125,11 @@ func OpenWith[T, R any](joiner Joiner[T, R], options ...Option) *Scope[T, R] {
 	*stack = append(*stack, c)
 	if cfg.hasTimeout {
 		c.timeout = cfg.timeout
-		c.timer = time.AfterFunc(cfg.timeout, c.expire)
+		if cfg.timeout <= 0 {
+			c.expire()
+		} else {
+			c.timer = time.AfterFunc(cfg.timeout, c.expire)
+		}
 	}
 	return s
 }
@@ -311,7 +315,7 @@ func (s *Scope[T, R]) Join() (R, error) {
 		rt.Park(-1, rt.ParkWaiting, s)
 	}
 	if c.cancelled.Load() {
-		c.awaitAll() // the interrupted stragglers
+		c.awaitAll(s) // the interrupted stragglers
 	}
 	if c.timeoutExpired.Load() {
 		return zero, fmt.Errorf("%w after %v", ErrTimeout, c.timeout)
@@ -327,14 +331,14 @@ func (s *Scope[T, R]) Join() (R, error) {
 
 // awaitAll waits, uninterruptibly, until every started thread has finished; an interrupt
 // received meanwhile is re-asserted when it returns.
-func (c *core) awaitAll() {
+func (c *core) awaitAll(blocker any) {
 	interrupted := false
 	for c.running() > 0 {
 		if thread.Interrupted() {
 			interrupted = true
 			continue
 		}
-		rt.Park(-1, rt.ParkWaiting, c)
+		rt.Park(-1, rt.ParkWaiting, blocker)
 	}
 	if interrupted {
 		c.owner.Interrupt()
@@ -377,11 +381,11 @@ func (s *Scope[T, R]) Close() {
 	if nested {
 		inner := (*stack)[i+1:]
 		for j := len(inner) - 1; j >= 0; j-- {
-			inner[j].close()
+			inner[j].close(inner[j])
 		}
 	}
 	rebound := rt.CurrentData().Scoped != c.bindings
-	c.close()
+	c.close(s)
 	if stack != nil {
 		*stack = slices.DeleteFunc(*stack, func(x *core) bool { return x == c || x.state.Load() == stClosed })
 		if len(*stack) == 0 {
@@ -398,8 +402,9 @@ func (s *Scope[T, R]) Close() {
 	}
 }
 
-// close cancels the scope unless Join completed, waits for its threads and marks it closed.
-func (c *core) close() {
+// close cancels the scope unless Join completed, waits for its threads and marks it closed;
+// blocker is what the owner shows it is parked on meanwhile.
+func (c *core) close(blocker any) {
 	if c.state.Load() == stClosed {
 		return
 	}
@@ -407,7 +412,7 @@ func (c *core) close() {
 		c.cancel(nil)
 	}
 	c.stopTimer()
-	c.awaitAll()
+	c.awaitAll(blocker)
 	c.state.Store(stClosed)
 }
 

@@ -662,3 +662,75 @@ func (j *customJoiner) OnComplete(s structured.Subtask[any]) bool {
 }
 
 func (j *customJoiner) Result() (struct{}, error) { return struct{}{}, nil }
+
+// The owner and its subtasks share one carrier: the owner unmounts while it joins, and the
+// subtasks' sleeps overlap (3 x 100 ms in ~100 ms, all on worker-1).
+func TestJoinUnmountsOwnerOnOneCarrier(t *testing.T) {
+	sch := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer sch.Close()
+	var el time.Duration
+	var carriers []string
+	thread.OfVirtual().Scheduler(sch).Start(func() {
+		s := structured.OpenWith(structured.AllSuccessfulOrThrow[string]())
+		defer s.Close()
+		start := time.Now()
+		for range 3 {
+			structured.Fork(s, func() (string, error) {
+				if !thread.Current().IsVirtual() {
+					return "", errors.New("not virtual")
+				}
+				err := thread.Sleep(100 * time.Millisecond)
+				return thread.Current().Carrier(), err
+			})
+		}
+		subs, err := s.Join()
+		el = time.Since(start)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for _, st := range subs {
+			carriers = append(carriers, st.Get())
+		}
+	}).Join()
+	if el > 250*time.Millisecond {
+		t.Errorf("3 x 100ms forks on one carrier took %v, want ~100ms", el)
+	}
+	for _, c := range carriers {
+		if !strings.HasSuffix(c, "-worker-1") {
+			t.Errorf("fork ran on %q, want the scheduler's only carrier", c)
+		}
+	}
+}
+
+func TestZeroTimeoutHasAlreadyExpired(t *testing.T) {
+	s := structured.OpenWith(structured.AwaitAll[any](), structured.WithTimeout(0))
+	defer s.Close()
+	if !s.IsCancelled() {
+		t.Error("scope with a zero timeout not cancelled")
+	}
+	if _, err := s.Join(); !errors.Is(err, structured.ErrTimeout) {
+		t.Errorf("Join = %v", err)
+	}
+}
+
+// Many subtasks in one scope (the race detector caps live goroutines; scale_test has more).
+func TestThousandForks(t *testing.T) {
+	s := structured.OpenWith(structured.AllSuccessfulOrThrow[int]())
+	defer s.Close()
+	const n = 1000
+	for i := range n {
+		structured.Fork(s, func() (int, error) { thread.Sleep(time.Millisecond); return i, nil })
+	}
+	subs, err := s.Join()
+	if err != nil || len(subs) != n {
+		t.Fatal(len(subs), err)
+	}
+	sum := 0
+	for _, st := range subs {
+		sum += st.Get()
+	}
+	if sum != n*(n-1)/2 {
+		t.Errorf("sum %d", sum)
+	}
+}
