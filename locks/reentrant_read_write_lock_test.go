@@ -211,10 +211,12 @@ func TestReentrantReadWriteLockWriterReentersWithQueuedThreads(t *testing.T) {
 func TestReentrantReadWriteLockInterruptibleAndTimedLocks(t *testing.T) {
 	var rw locks.ReentrantReadWriteLock
 	rw.WriteLock().Lock()
+	var step atomic.Int32
 	th := startVirtual(func() {
 		if err := rw.WriteLock().LockInterruptibly(); !errors.Is(err, thread.ErrInterrupted) {
 			t.Errorf("write LockInterruptibly = %v", err)
 		}
+		step.Store(1)
 		if err := rw.ReadLock().LockInterruptibly(); !errors.Is(err, thread.ErrInterrupted) {
 			t.Errorf("read LockInterruptibly = %v", err)
 		}
@@ -228,7 +230,7 @@ func TestReentrantReadWriteLockInterruptibleAndTimedLocks(t *testing.T) {
 	})
 	waitState(t, th, thread.Waiting)
 	th.Interrupt()
-	eventually(t, "second wait", func() bool { return rw.QueueLength() == 1 && th.State() == thread.Waiting })
+	eventually(t, "second wait", func() bool { return step.Load() == 1 && rw.QueueLength() == 1 && th.State() == thread.Waiting })
 	th.Interrupt()
 	join(t, th)
 	if rw.HasQueuedThreads() {
