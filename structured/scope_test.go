@@ -3,6 +3,7 @@ package structured_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -732,5 +733,103 @@ func TestThousandForks(t *testing.T) {
 	}
 	if sum != n*(n-1)/2 {
 		t.Errorf("sum %d", sum)
+	}
+}
+
+// countingFactory records the threads it makes.
+type countingFactory struct {
+	delegate thread.Factory
+	mu       sync.Mutex
+	threads  map[*thread.Thread]bool
+}
+
+func (f *countingFactory) NewThread(task func()) *thread.Thread {
+	t := f.delegate.NewThread(task)
+	f.mu.Lock()
+	f.threads[t] = true
+	f.mu.Unlock()
+	return t
+}
+
+func (f *countingFactory) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.threads)
+}
+
+// jtreg testForkUsesThreadFactory / testForkCreatesVirtualThread: every fork runs on a thread of
+// its own, made by the configured factory (virtual threads by default).
+func TestForkUsesThreadFactory(t *testing.T) {
+	for name, delegate := range map[string]thread.Factory{
+		"default":  nil,
+		"platform": thread.OfPlatform().Factory(),
+		"virtual":  thread.OfVirtual().Factory(),
+	} {
+		var opts []structured.Option
+		f := &countingFactory{delegate: delegate, threads: map[*thread.Thread]bool{}}
+		if delegate != nil {
+			opts = append(opts, structured.WithThreadFactory(f))
+		}
+		var mu sync.Mutex
+		seen := map[*thread.Thread]bool{}
+		s := structured.OpenWith(structured.AwaitAllSuccessfulOrThrow[any](), opts...)
+		for range 50 {
+			structured.Fork(s, func() (bool, error) {
+				mu.Lock()
+				seen[thread.Current()] = true
+				mu.Unlock()
+				return true, nil
+			})
+		}
+		if _, err := s.Join(); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if len(seen) != 50 {
+			t.Errorf("%s: %d distinct threads for 50 forks", name, len(seen))
+		}
+		for th := range seen {
+			if delegate == nil && !th.IsVirtual() {
+				t.Errorf("%s: fork on %v, want a virtual thread", name, th)
+			}
+			if delegate != nil && !f.threads[th] {
+				t.Errorf("%s: fork on %v, not made by the factory", name, th)
+			}
+		}
+	}
+}
+
+// cancelAfterOne cancels the scope when its first subtask completes, counting the calls.
+type cancelAfterOne struct {
+	onFork, onComplete atomic.Int64
+}
+
+func (j *cancelAfterOne) OnFork(structured.Subtask[string]) bool { j.onFork.Add(1); return false }
+func (j *cancelAfterOne) OnComplete(structured.Subtask[string]) bool {
+	j.onComplete.Add(1)
+	return true
+}
+func (j *cancelAfterOne) Result() (struct{}, error) { return struct{}{}, nil }
+
+// jtreg testForkAfterCancel2: after a joiner cancels, Fork still calls OnFork but starts no
+// thread, and OnComplete is not called again.
+func TestForkAfterCancelCallsOnForkButStartsNoThread(t *testing.T) {
+	j := &cancelAfterOne{}
+	f := &countingFactory{delegate: thread.OfVirtual().Factory(), threads: map[*thread.Thread]bool{}}
+	s := structured.OpenWith[string, struct{}](j, structured.WithThreadFactory(f))
+	defer s.Close()
+	sub1 := structured.Fork(s, func() (string, error) { return "foo", nil })
+	for !s.IsCancelled() {
+		time.Sleep(time.Millisecond)
+	}
+	sub2 := structured.Fork(s, func() (string, error) { return "bar", nil })
+	if _, err := s.Join(); err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 1 || j.onFork.Load() != 2 || j.onComplete.Load() != 1 {
+		t.Errorf("threads=%d onFork=%d onComplete=%d, want 1 2 1", f.count(), j.onFork.Load(), j.onComplete.Load())
+	}
+	if sub1.Get() != "foo" || sub2.State() != structured.Unavailable {
+		t.Error(sub1, sub2)
 	}
 }

@@ -451,3 +451,25 @@ func ExampleNewInheritable() {
 	// duke (inherited)
 	// ""
 }
+
+// jtreg ThreadLocals.testInheritedThreadLocal1/2/4: a virtual thread inherits from a platform
+// parent (here the test's goroutine); its own Set does not reach the parent; the builder can
+// turn inheritance off.
+func TestInheritFromPlatformParent(t *testing.T) {
+	tl := threadlocal.NewInheritable[*int](nil)
+	obj := new(int)
+	tl.Set(obj)
+	defer tl.Remove()
+	var got, gotNoInherit *int
+	thread.OfVirtual().Start(func() {
+		got = tl.Get()
+		tl.Set(new(int))
+	}).Join()
+	thread.OfVirtual().InheritInheritableThreadLocals(false).Start(func() { gotNoInherit = tl.Get() }).Join()
+	if got != obj || gotNoInherit != nil {
+		t.Errorf("child got %p (want %p), no-inherit child got %v", got, obj, gotNoInherit)
+	}
+	if tl.Get() != obj {
+		t.Error("the child's Set changed the parent's value")
+	}
+}
