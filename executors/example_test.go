@@ -144,3 +144,17 @@ func ExampleThreadPoolExecutor_Close() {
 	fmt.Println(n.Load(), pool.IsTerminated())
 	// Output: 100 true
 }
+
+// A CompletableFuture pipeline, as Java's
+//
+//	supplyAsync(() -> "loom").thenApply(String::toUpperCase).thenCombine(other, (a, b) -> a + b).join()
+func ExampleCompletableFuture() {
+	name := executors.SupplyAsync(func() (string, error) { return "loom", nil })
+	upper := executors.ThenApply(name, func(s string) (string, error) { return strings.ToUpper(s), nil })
+	version := executors.SupplyAsync(func() (int, error) { return 21, nil })
+	both := executors.ThenCombine(upper, version, func(s string, v int) (string, error) {
+		return fmt.Sprintf("%s %d", s, v), nil
+	})
+	fmt.Println(both.Join())
+	// Output: LOOM 21 <nil>
+}
