@@ -14,6 +14,10 @@
 // so values leak from one task to the next on a fixed pool, while a thread-per-task executor gives
 // every task fresh values.
 //
+// Get finds the current thread (a goroutine-id lookup) and looks the value up in the thread's
+// map; it does not allocate. Set stores the value in an interface, which allocates for most
+// non-pointer types.
+//
 // Plain Go code passes request-scoped data in a context.Context; use a ThreadLocal when porting
 // Java code that relies on one, and prefer package scoped (ScopedValue) for new code: its
 // bindings are immutable and last only for a call.
