@@ -4,6 +4,7 @@
 //	loom demo -scale 0.1       the same with a tenth of the tasks (and shorter sleeps)
 //	loom demo -only cached     only the experiments whose names start with "cached"
 //	loom demo -list            list the experiments
+//	loom demo -long            the first experiment with its published 1 s sleeps (~50 s more)
 //	loom demo --json           the results as JSON
 //	loom bench                 virtual threads vs goroutines vs platform threads, loom vs sync
 //	loom bench --svg chart.svg also draw completion time vs task count, fixed pool vs virtual
@@ -75,8 +76,9 @@ func demoCmd(args []string, stdout, stderr io.Writer) error {
 	list := fs.Bool("list", false, "list the experiments and exit")
 	limit := fs.Int("platform-limit", 0, "lower loom's platform thread limit (thread.SetPlatformThreadLimit) to keep a shared machine responsive; 0 keeps the OS-derived limit")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	long := fs.Bool("long", false, "run the first experiment with its published 1 s sleeps (~50 s more) instead of 200 ms ones")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-list] [-platform-limit n]\n\n")
+		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-list] [-long] [-platform-limit n]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -102,7 +104,7 @@ func demoCmd(args []string, stdout, stderr io.Writer) error {
 	if *limit > 0 {
 		thread.SetPlatformThreadLimit(*limit)
 	}
-	c := &demo.Config{Scale: *scale}
+	c := &demo.Config{Scale: *scale, Long: *long}
 	if !*quiet {
 		c.Progress = stderr
 		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v; platform thread limit %d%s\n",

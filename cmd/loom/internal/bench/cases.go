@@ -123,7 +123,3 @@ func parkPingPong(b *testing.B, vb *thread.VirtualBuilder) {
 	pa.Join()
 	pb.Join()
 }
-
-func lockCases() []Case     { return nil }
-func queueCases() []Case    { return nil }
-func executorCases() []Case { return nil }

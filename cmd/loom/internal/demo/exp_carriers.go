@@ -39,7 +39,7 @@ func oneCarrierSleepers(c *Config) Outcome {
 	return Outcome{
 		Loom:    fmt.Sprintf("%s total, %s", ms(el), where),
 		Same:    el < 250*time.Millisecond && onOne,
-		Verdict: fmt.Sprintf("%s < 250 ms (not 300) and %s", ms(el), where),
+		Verdict: fmt.Sprintf("%s (not 300 ms), %s", under(el, 250*time.Millisecond), where),
 		Figures: map[string]float64{"elapsed_ms": msf(el)},
 	}
 }
@@ -120,7 +120,7 @@ func sayHelloWorld(c *Config) Outcome {
 	return Outcome{
 		Loom:    fmt.Sprintf("%d × hello and %d × world interleaved (%s) in %s", h, w, strings.Join(out[:4], " ")+" ...", ms(el)),
 		Same:    h == 5 && w == 5 && el < 900*time.Millisecond,
-		Verdict: fmt.Sprintf("5 + 5 lines, %s < 900 ms (the two sleep concurrently)", ms(el)),
+		Verdict: fmt.Sprintf("%d + %d lines, %s (the two sleep concurrently, not one after the other)", h, w, under(el, 900*time.Millisecond)),
 		Figures: map[string]float64{"elapsed_ms": msf(el)},
 	}
 }

@@ -38,7 +38,7 @@ func futures1M(c *Config) Outcome {
 	o := Outcome{
 		Loom:    fmt.Sprintf("sum %s in %s", commas(sum), ms(el)),
 		Same:    sum == want && el < limit,
-		Verdict: fmt.Sprintf("sum = n(n-1) = %s, %s < %s", commas(want), ms(el), ms(limit)),
+		Verdict: fmt.Sprintf("sum = n(n-1) = %s, %s", commas(want), under(el, limit)),
 		Figures: map[string]float64{"tasks": float64(n), "sum": float64(sum), "elapsed_ms": msf(el)},
 	}
 	if !c.full() {

@@ -71,7 +71,7 @@ func hundredMonitors(c *Config) Outcome {
 	o := Outcome{
 		Loom:    fmt.Sprintf("%s, %d carrier used", ms(el), st.PeakPoolSize),
 		Same:    el < 500*time.Millisecond && st.PeakPoolSize == 1,
-		Verdict: fmt.Sprintf("%s < 500 ms (not %s) on %d carrier", ms(el), ms(time.Duration(n)*50*time.Millisecond), st.PeakPoolSize),
+		Verdict: fmt.Sprintf("%s (not %s), %d carrier", under(el, 500*time.Millisecond), ms(time.Duration(n)*50*time.Millisecond), st.PeakPoolSize),
 		Figures: map[string]float64{"threads": float64(n), "elapsed_ms": msf(el), "peak_pool_size": float64(st.PeakPoolSize)},
 	}
 	if n != 100 {

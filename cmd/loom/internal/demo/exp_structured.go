@@ -36,7 +36,7 @@ func scopeFailFast(c *Config) Outcome {
 	return Outcome{
 		Loom:    fmt.Sprintf("failed in %s (%v), slow fork interrupted: %v", ms(el), err, slowInterrupted.Load()),
 		Same:    ok,
-		Verdict: fmt.Sprintf("a *FailedError after %s < 1 s (not 2 s), the slow fork saw thread.ErrInterrupted", ms(el)),
+		Verdict: fmt.Sprintf("a *FailedError after %s (not 2 s), slow fork saw thread.ErrInterrupted: %v", under(el, time.Second), slowInterrupted.Load()),
 		Figures: map[string]float64{"elapsed_ms": msf(el)},
 	}
 }
@@ -69,7 +69,7 @@ func scopeFirstSuccess(c *Config) Outcome {
 	return Outcome{
 		Loom:    fmt.Sprintf("%q wins in %s; %d slower forks interrupted", winner, ms(el), cancelled.Load()),
 		Same:    winner == "cache" && cancelled.Load() == 2 && el < 300*time.Millisecond,
-		Verdict: fmt.Sprintf("\"cache\" won in %s < 300 ms, the other 2 were cancelled", ms(el)),
+		Verdict: fmt.Sprintf("%q won in %s, %d others cancelled", winner, under(el, 300*time.Millisecond), cancelled.Load()),
 		Figures: map[string]float64{"elapsed_ms": msf(el)},
 	}
 }

@@ -78,3 +78,19 @@ func dur(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// under states a < limit the way it came out: "101 ms < 250 ms", or "300 ms ≥ 250 ms".
+func under(a, limit time.Duration) string {
+	if a < limit {
+		return ms(a) + " < " + ms(limit)
+	}
+	return ms(a) + " ≥ " + ms(limit)
+}
+
+// over states a > limit the way it came out.
+func over(a, limit time.Duration) string {
+	if a > limit {
+		return ms(a) + " > " + ms(limit)
+	}
+	return ms(a) + " ≤ " + ms(limit)
+}

@@ -1,0 +1,115 @@
+package bench_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loomgo/loom/cmd/loom/internal/bench"
+)
+
+func TestEveryCaseRunsAndGroupsHaveABaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every benchmark briefly")
+	}
+	res, err := bench.Run(bench.Options{BenchTime: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(bench.Cases()) {
+		t.Fatalf("%d results for %d cases", len(res), len(bench.Cases()))
+	}
+	groups := map[string]string{}
+	for _, r := range res {
+		if r.N == 0 || r.NsPerOp <= 0 || r.Ratio <= 0 {
+			t.Errorf("%s/%s: empty measurement %+v", r.Group, r.Name, r)
+		}
+		if b, ok := groups[r.Group]; ok {
+			if r.Baseline != b {
+				t.Errorf("%s/%s: baseline %q, want the group's first case %q", r.Group, r.Name, r.Baseline, b)
+			}
+		} else {
+			groups[r.Group] = r.Name
+			if r.Baseline != r.Name || r.Ratio != 1 {
+				t.Errorf("first case of %s is not its own baseline: %+v", r.Group, r)
+			}
+		}
+	}
+	for _, g := range []string{"start+join one thread", "uncontended lock+unlock", "1 producer → 1 consumer, capacity 128", "submit a task and wait for its result"} {
+		if _, ok := groups[g]; !ok {
+			t.Errorf("no benchmark group %q", g)
+		}
+	}
+	var tab bytes.Buffer
+	if err := bench.WriteTable(&tab, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ns/op", "vs baseline", "locks.ReentrantLock", "baseline"} {
+		if !strings.Contains(tab.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, tab.String())
+		}
+	}
+}
+
+func TestOnlyFiltersCases(t *testing.T) {
+	res, err := bench.Run(bench.Options{Only: "uncontended lock+unlock/sync.Mutex", BenchTime: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Name != "sync.Mutex" {
+		t.Errorf("Only picked %+v", res)
+	}
+}
+
+func TestSweepAndSVGShowTheFixedPoolFallingBehind(t *testing.T) {
+	pts, err := bench.Sweep(bench.SweepOptions{Tasks: []int{4, 40}, Pool: 4, Sleep: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 {
+		t.Fatalf("%d points", len(pts))
+	}
+	if last := pts[1]; last.Fixed < last.Expected || last.Expected != 100*time.Millisecond {
+		t.Errorf("40 tasks × 10 ms on 4 threads took %v, want at least %v", last.Fixed, last.Expected)
+	}
+	var svg bytes.Buffer
+	if err := bench.WriteSVG(&svg, pts); err != nil {
+		t.Fatal(err)
+	}
+	// well-formed XML, with the two series and the legend
+	dec := xml.NewDecoder(bytes.NewReader(svg.Bytes()))
+	elems := map[string]int{}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v\n%s", err, svg.String())
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			elems[se.Name.Local]++
+		}
+	}
+	if elems["svg"] != 1 || elems["polyline"] != 3 || elems["circle"] != 4 {
+		t.Errorf("elements = %v, want 1 svg, 3 polylines (fixed, virtual, theory), 4 points", elems)
+	}
+	for _, want := range []string{"fixed pool of 4 platform threads", "virtual thread per task", "40 tasks"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if err := bench.WriteSVG(io.Discard, nil); err == nil {
+		t.Error("WriteSVG of no points: no error")
+	}
+}
+
+// BenchmarkCases makes every comparison a sub-benchmark, for `go test -bench`.
+func BenchmarkCases(b *testing.B) {
+	for _, c := range bench.Cases() {
+		b.Run(c.Group+"/"+c.Name, c.F)
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func runLoom(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDemoPrintsATableOnStdoutAndProgressOnStderr(t *testing.T) {
+	code, out, errs := runLoom("demo", "-only", "one-carrier,threadlocal")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	for _, want := range []string{"| experiment | Java (published) | loom (measured now) | verdict |", "156 ms total, all on worker-1", "2 of 2 experiments have the same shape"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "[ 1/2] one-carrier-sleepers") || strings.Contains(out, "[ 1/2]") {
+		t.Errorf("progress belongs on stderr only; stderr:\n%s", errs)
+	}
+}
+
+func TestDemoJSON(t *testing.T) {
+	code, out, errs := runLoom("demo", "--json", "-q", "-only", "queue-sum")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var rep struct {
+		Same        int `json:"same_shape"`
+		Experiments []struct {
+			Name string `json:"name"`
+			Same bool   `json:"same_shape"`
+		} `json:"experiments"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(rep.Experiments) != 1 || rep.Experiments[0].Name != "queue-sum" || !rep.Experiments[0].Same || rep.Same != 1 {
+		t.Errorf("report = %+v", rep)
+	}
+	if errs != "" {
+		t.Errorf("-q printed progress:\n%s", errs)
+	}
+}
+
+func TestDemoListAndBadInput(t *testing.T) {
+	code, out, _ := runLoom("demo", "-list")
+	if code != 0 || !strings.Contains(out, "fixed-vs-virtual-1s") || !strings.Contains(out, "scope-first-success") {
+		t.Errorf("demo -list: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"demo", "-scale", "0"},
+		{"demo", "-scale", "2"},
+		{"demo", "-only", "nope"},
+		{"demo", "extra"},
+		{"bench", "extra"},
+	} {
+		if code, _, errs := runLoom(args...); code != 1 || !strings.HasPrefix(errs, "loom: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and an error", args, code, errs)
+		}
+	}
+	if code, _, _ := runLoom("demo", "-nosuchflag"); code != 1 {
+		t.Errorf("unknown flag: exit %d, want 1", code)
+	}
+	if code, _, errs := runLoom("frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {
+		t.Errorf("unknown command: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runLoom(); code != 2 || !strings.Contains(errs, "usage: loom") {
+		t.Errorf("no command: exit %d, %q", code, errs)
+	}
+	if code, out, _ := runLoom("help"); code != 0 || !strings.Contains(out, "demo") {
+		t.Errorf("help: exit %d, %q", code, out)
+	}
+	if code, _, _ := runLoom("demo", "-h"); code != 0 {
+		t.Errorf("demo -h: exit %d, want 0", code)
+	}
+}
+
+func TestBenchPrintsRatios(t *testing.T) {
+	code, out, errs := runLoom("bench", "-only", "uncontended lock+unlock", "-benchtime", "2ms")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	for _, want := range []string{"ns/op", "sync.Mutex", "locks.ReentrantLock", "baseline", "×"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+}
