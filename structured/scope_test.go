@@ -833,3 +833,44 @@ func TestForkAfterCancelCallsOnForkButStartsNoThread(t *testing.T) {
 		t.Error(sub1, sub2)
 	}
 }
+
+// A thread that cannot start (its scheduler is closed): Fork panics with the start error and the
+// scope stays usable.
+func TestForkThreadThatCannotStartPanics(t *testing.T) {
+	sch := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	sch.Close()
+	s := structured.OpenWith(structured.AwaitAll[any](), structured.WithThreadFactory(thread.OfVirtual().Scheduler(sch).Factory()))
+	defer s.Close()
+	mustPanic(t, thread.ErrRejected, func() { structured.Fork(s, func() (int, error) { return 1, nil }) })
+	if _, err := s.Join(); err != nil {
+		t.Errorf("Join = %v", err)
+	}
+}
+
+func TestErrorMessages(t *testing.T) {
+	fe := &structured.FailedError{Cause: errBoom}
+	pe := &structured.PanicError{Value: "oops"}
+	for _, tc := range []struct{ got, want string }{
+		{fe.Error(), "structured: scope failed: boom"},
+		{pe.Error(), "structured: subtask panicked: oops"},
+		{structured.Failed.String() + structured.State(9).String(), "FAILEDState(9)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+	if pe.Unwrap() != nil {
+		t.Error("PanicError of a non-error unwraps to non-nil")
+	}
+	s := structured.OpenWith(structured.AwaitAll[any](), structured.WithName("orders"))
+	defer s.Close()
+	thread.OfVirtual().Start(func() {
+		defer func() {
+			err, _ := recover().(error)
+			if err == nil || err.Error() != "structured: wrong thread: join: current thread is not the owner of orders" {
+				t.Errorf("panic %v", err)
+			}
+		}()
+		s.Join()
+	}).Join()
+}
