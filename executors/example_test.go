@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -157,4 +158,20 @@ func ExampleCompletableFuture() {
 	})
 	fmt.Println(both.Join())
 	// Output: LOOM 21 <nil>
+}
+
+// A pool with a bounded queue whose overflow runs on the submitting thread: the usual
+// back-pressure set-up, as
+//
+//	new ThreadPoolExecutor(2, 2, 0L, MILLISECONDS, new ArrayBlockingQueue<>(10), new CallerRunsPolicy())
+func ExampleCallerRunsPolicy() {
+	pool := executors.NewThreadPoolExecutor(2, 2, 0, queue.NewArrayBlockingQueue[func()](10, false),
+		executors.WithRejectionHandler(executors.CallerRunsPolicy))
+	var n atomic.Int32
+	for range 1000 {
+		pool.Execute(func() { n.Add(1) })
+	}
+	pool.Close()
+	fmt.Println(n.Load())
+	// Output: 1000
 }

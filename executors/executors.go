@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -32,7 +33,7 @@ func NewFixedThreadPoolWithFactory(n int, f thread.Factory) *ThreadPoolExecutor 
 	if n <= 0 {
 		panic(illegalArg("pool size %d", n))
 	}
-	return NewThreadPoolExecutor(n, n, 0, newHandoffQueue(-1), WithThreadFactory(f))
+	return NewThreadPoolExecutor(n, n, 0, queue.NewLinkedBlockingQueue[func()](0), WithThreadFactory(f))
 }
 
 // CachedKeepAlive is how long an idle thread of a cached pool lives (60 s, as in Java).
@@ -49,7 +50,7 @@ func NewCachedThreadPool() *ThreadPoolExecutor {
 
 // NewCachedThreadPoolWithFactory is NewCachedThreadPool with threads made by f.
 func NewCachedThreadPoolWithFactory(f thread.Factory) *ThreadPoolExecutor {
-	return NewThreadPoolExecutor(0, math.MaxInt32, CachedKeepAlive, newHandoffQueue(0), WithThreadFactory(f))
+	return NewThreadPoolExecutor(0, math.MaxInt32, CachedKeepAlive, queue.NewSynchronousQueue[func()](false), WithThreadFactory(f))
 }
 
 // NewSingleThreadExecutor returns an executor that runs tasks one at a time, in submission

@@ -3,11 +3,13 @@ package executors
 import (
 	"container/heap"
 	"fmt"
+	"iter"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -376,6 +378,7 @@ func (s *ScheduledThreadPoolExecutor) Close() error { return closeService(s) }
 // with a timeout at the head's time; a push that makes a new head unparks them all to look
 // again (a pool has few workers, so waking them all costs little and cannot lose a wake-up).
 type delayQueue struct {
+	_       noCopy
 	mu      sync.Mutex
 	h       delayHeap
 	waiters []*thread.Thread
@@ -442,12 +445,32 @@ func (q *delayQueue) snapshot() []delayed {
 	return append([]delayed(nil), q.h...)
 }
 
-// Offer queues a plain task to run now (the pool itself queues scheduled tasks with push; this
-// is for DiscardOldestPolicy's retry and other callers of the WorkQueue interface).
-func (q *delayQueue) Offer(task func()) bool {
+// The queue.BlockingQueue[func()] methods. The pool queues scheduled tasks with push; these are
+// for the pool's worker loop and for callers of Queue(). Elements offered from outside are
+// plain tasks due now. Take, Poll and friends only return tasks that are due; Len, Peek and All
+// count every task, due or not, as Java's DelayedWorkQueue does.
+
+func (q *delayQueue) offerNow(task func()) {
+	if task == nil {
+		panic(nilArg("task"))
+	}
 	q.push(&plainDelayed{fn: task, at: nanoNow(), seq: scheduleSeq.Add(1), idx: -1})
-	return true
 }
+
+// Add queues task to run now; it never fails (the queue is unbounded).
+func (q *delayQueue) Add(task func()) error { q.offerNow(task); return nil }
+
+// Offer queues task to run now; it always succeeds.
+func (q *delayQueue) Offer(task func()) bool { q.offerNow(task); return true }
+
+// OfferTimeout is Offer (the queue never blocks an insert).
+func (q *delayQueue) OfferTimeout(task func(), _ time.Duration) (bool, error) {
+	q.offerNow(task)
+	return true, nil
+}
+
+// Put is Offer (the queue never blocks an insert).
+func (q *delayQueue) Put(task func()) error { q.offerNow(task); return nil }
 
 // Poll removes the head if it is due.
 func (q *delayQueue) Poll() (func(), bool) {
@@ -457,6 +480,47 @@ func (q *delayQueue) Poll() (func(), bool) {
 		return nil, false
 	}
 	return heap.Pop(&q.h).(delayed).run, true
+}
+
+// Remove removes the head if it is due, else returns queue.ErrEmpty.
+func (q *delayQueue) Remove() (func(), error) {
+	if t, ok := q.Poll(); ok {
+		return t, nil
+	}
+	return nil, queue.ErrEmpty
+}
+
+// Peek returns the head (the task due first), due or not.
+func (q *delayQueue) Peek() (func(), bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.h) == 0 {
+		return nil, false
+	}
+	return q.h[0].run, true
+}
+
+// DrainTo moves at most max due tasks to dst; max <= 0 moves nothing.
+func (q *delayQueue) DrainTo(dst []func(), max int) []func() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := nanoNow()
+	for n := 0; n < max && len(q.h) > 0 && q.h[0].when() <= now; n++ {
+		dst = append(dst, heap.Pop(&q.h).(delayed).run)
+	}
+	return dst
+}
+
+// All yields a snapshot of the queued tasks, in no particular order.
+func (q *delayQueue) All() iter.Seq[func()] {
+	snap := q.snapshot()
+	return func(yield func(func()) bool) {
+		for _, t := range snap {
+			if !yield(t.run) {
+				return
+			}
+		}
+	}
 }
 
 // drainAll removes every queued task, due or not, in time order (for ShutdownNow).
@@ -470,13 +534,22 @@ func (q *delayQueue) drainAll() []func() {
 	return out
 }
 
+// Take waits as long as necessary for a due task.
 func (q *delayQueue) Take() (func(), error) {
-	t, _, err := q.PollTimeout(-1)
+	t, _, err := q.poll(-1)
 	return t, err
 }
 
-// PollTimeout waits at most d (d < 0: no limit) for a due task.
+// PollTimeout waits at most d for a due task (d <= 0: does not wait).
 func (q *delayQueue) PollTimeout(d time.Duration) (func(), bool, error) {
+	if d < 0 {
+		d = 0
+	}
+	return q.poll(d)
+}
+
+// poll waits at most d (d < 0: no limit) for a due task.
+func (q *delayQueue) poll(d time.Duration) (func(), bool, error) {
 	me := thread.Current()
 	var deadline int64
 	if d >= 0 {

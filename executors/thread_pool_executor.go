@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -46,7 +47,7 @@ type ThreadPoolExecutor struct {
 	core, max        int
 	keepAlive        time.Duration
 	allowCoreTimeOut bool
-	queue            WorkQueue
+	workQueue        queue.BlockingQueue[func()]
 	factory          thread.Factory
 	handler          RejectedExecutionHandler
 	before           func(t *thread.Thread, task func())
@@ -89,7 +90,7 @@ func DiscardPolicy(task func(), e *ThreadPoolExecutor) error { return nil }
 // ThreadPoolExecutor.DiscardOldestPolicy.
 func DiscardOldestPolicy(task func(), e *ThreadPoolExecutor) error {
 	if !e.IsShutdown() {
-		e.queue.Poll()
+		e.workQueue.Poll()
 		return e.Execute(task)
 	}
 	return nil
@@ -145,15 +146,17 @@ func WithTerminated(fn func()) PoolOption {
 }
 
 // NewThreadPoolExecutor returns a pool that keeps core workers (started on demand), grows to max
-// workers when queue refuses a task, and lets workers beyond core end after keepAlive without a
+// workers when workQueue refuses a task (any queue.BlockingQueue of tasks: a LinkedBlockingQueue
+// for an unbounded backlog, an ArrayBlockingQueue to bound it, a SynchronousQueue for direct
+// hand-off, a PriorityBlockingQueue, ...), and lets workers beyond core end after keepAlive without a
 // task. It panics with an error wrapping thread.ErrIllegalArgument if core < 0, max <= 0,
 // max < core or keepAlive < 0, and with one wrapping thread.ErrNilArgument if queue is nil. It
 // ports new ThreadPoolExecutor(core, max, keepAlive, unit, queue, factory, handler).
-func NewThreadPoolExecutor(core, max int, keepAlive time.Duration, queue WorkQueue, opts ...PoolOption) *ThreadPoolExecutor {
+func NewThreadPoolExecutor(core, max int, keepAlive time.Duration, workQueue queue.BlockingQueue[func()], opts ...PoolOption) *ThreadPoolExecutor {
 	if core < 0 || max <= 0 || max < core || keepAlive < 0 {
 		panic(illegalArg("core %d, max %d, keep-alive %v", core, max, keepAlive))
 	}
-	if queue == nil {
+	if workQueue == nil {
 		panic(nilArg("work queue"))
 	}
 	var o poolOptions
@@ -171,7 +174,7 @@ func NewThreadPoolExecutor(core, max int, keepAlive time.Duration, queue WorkQue
 		core:           core,
 		max:            max,
 		keepAlive:      keepAlive,
-		queue:          queue,
+		workQueue:      workQueue,
 		factory:        o.factory,
 		handler:        o.handler,
 		before:         o.before,
@@ -224,7 +227,7 @@ func (e *ThreadPoolExecutor) Execute(task func()) error {
 		}
 		e.mu.Lock()
 	}
-	if e.runState() == rsRunning && e.queue.Offer(task) {
+	if e.runState() == rsRunning && e.workQueue.Offer(task) {
 		if e.wc == 0 {
 			e.wc++
 			e.mu.Unlock()
@@ -308,7 +311,7 @@ func (e *ThreadPoolExecutor) addWorkerFailed(w *worker) {
 func (e *ThreadPoolExecutor) addWorker(first func(), core bool) (bool, error) {
 	e.mu.Lock()
 	rs := e.runState()
-	if rs >= rsStop || (rs == rsShutdown && (first != nil || e.queue.Len() == 0)) {
+	if rs >= rsStop || (rs == rsShutdown && (first != nil || e.workQueue.Len() == 0)) {
 		e.mu.Unlock()
 		return false, nil
 	}
@@ -399,13 +402,13 @@ func (e *ThreadPoolExecutor) getTask() func() {
 	for {
 		e.mu.Lock()
 		rs := e.runState()
-		if rs >= rsStop || (rs >= rsShutdown && e.queue.Len() == 0) {
+		if rs >= rsStop || (rs >= rsShutdown && e.workQueue.Len() == 0) {
 			e.wc--
 			e.mu.Unlock()
 			return nil
 		}
 		timed := e.allowCoreTimeOut || e.wc > e.core
-		if (e.wc > e.max || (timed && timedOut)) && (e.wc > 1 || e.queue.Len() == 0) {
+		if (e.wc > e.max || (timed && timedOut)) && (e.wc > 1 || e.workQueue.Len() == 0) {
 			e.wc--
 			e.mu.Unlock()
 			return nil
@@ -416,9 +419,9 @@ func (e *ThreadPoolExecutor) getTask() func() {
 		var ok bool
 		var err error
 		if timed {
-			task, ok, err = e.queue.PollTimeout(keep)
+			task, ok, err = e.workQueue.PollTimeout(keep)
 		} else {
-			task, err = e.queue.Take()
+			task, err = e.workQueue.Take()
 			ok = err == nil
 		}
 		if ok && task != nil {
@@ -449,7 +452,7 @@ func (e *ThreadPoolExecutor) processWorkerExit(w *worker, abrupt bool) {
 		if e.allowCoreTimeOut {
 			min = 0
 		}
-		if min == 0 && e.queue.Len() > 0 {
+		if min == 0 && e.workQueue.Len() > 0 {
 			min = 1
 		}
 		if e.wc >= min {
@@ -467,7 +470,7 @@ func (e *ThreadPoolExecutor) processWorkerExit(w *worker, abrupt bool) {
 func (e *ThreadPoolExecutor) tryTerminate() {
 	e.mu.Lock()
 	rs := e.runState()
-	if rs == rsRunning || rs >= rsTidying || (rs == rsShutdown && e.queue.Len() > 0) {
+	if rs == rsRunning || rs >= rsTidying || (rs == rsShutdown && e.workQueue.Len() > 0) {
 		e.mu.Unlock()
 		return
 	}
@@ -532,11 +535,11 @@ func (e *ThreadPoolExecutor) ShutdownNow() []func() {
 		}
 	}
 	var tasks []func()
-	if d, ok := e.queue.(interface{ drainAll() []func() }); ok {
+	if d, ok := e.workQueue.(interface{ drainAll() []func() }); ok {
 		tasks = d.drainAll()
 	}
 	for {
-		t, ok := e.queue.Poll()
+		t, ok := e.workQueue.Poll()
 		if !ok {
 			break
 		}
@@ -593,10 +596,10 @@ func (e *ThreadPoolExecutor) SetCorePoolSize(n int) {
 		e.mu.Unlock()
 		return
 	}
-	k := min(delta, e.queue.Len())
+	k := min(delta, e.workQueue.Len())
 	e.mu.Unlock()
 	for ; k > 0; k-- {
-		if ok, _ := e.addWorker(nil, true); !ok || e.queue.Len() == 0 {
+		if ok, _ := e.addWorker(nil, true); !ok || e.workQueue.Len() == 0 {
 			break
 		}
 	}
@@ -736,7 +739,7 @@ func (e *ThreadPoolExecutor) CompletedTaskCount() int64 {
 func (e *ThreadPoolExecutor) TaskCount() int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	n := e.completed + int64(e.queue.Len()) + int64(e.activeLocked())
+	n := e.completed + int64(e.workQueue.Len()) + int64(e.activeLocked())
 	for w := range e.workers {
 		n += w.completed.Load()
 	}
@@ -745,7 +748,7 @@ func (e *ThreadPoolExecutor) TaskCount() int64 {
 
 // Queue returns the pool's work queue (to inspect it; adding to it directly bypasses Execute's
 // policy).
-func (e *ThreadPoolExecutor) Queue() WorkQueue { return e.queue }
+func (e *ThreadPoolExecutor) Queue() queue.BlockingQueue[func()] { return e.workQueue }
 
 // ThreadFactory returns the factory that makes the pool's workers.
 func (e *ThreadPoolExecutor) ThreadFactory() thread.Factory {
@@ -804,5 +807,5 @@ func (e *ThreadPoolExecutor) String() string {
 		st = "Shutting down"
 	}
 	return fmt.Sprintf("%s@%s[%s, pool size = %d, active threads = %d, queued tasks = %d, completed tasks = %d]",
-		e.name, strings.TrimPrefix(fmt.Sprintf("%p", e), "0x"), st, size, active, e.queue.Len(), done)
+		e.name, strings.TrimPrefix(fmt.Sprintf("%p", e), "0x"), st, size, active, e.workQueue.Len(), done)
 }

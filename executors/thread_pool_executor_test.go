@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -47,18 +48,15 @@ func (g *gate) release() {
 	}
 }
 
-// linkedQ is a FIFO work queue of the given capacity (0: unbounded), as LinkedBlockingQueue.
-func linkedQ(capacity int) executors.WorkQueue {
-	if capacity == 0 {
-		capacity = -1
-	}
-	return executors.NewHandoffQueue(capacity)
+// linkedQ is a FIFO work queue of the given capacity (0: unbounded).
+func linkedQ(capacity int) queue.BlockingQueue[func()] {
+	return queue.NewLinkedBlockingQueue[func()](capacity)
 }
 
-// syncQ is a hand-off work queue, as SynchronousQueue.
-func syncQ() executors.WorkQueue { return executors.NewHandoffQueue(0) }
+// syncQ is a hand-off work queue.
+func syncQ() queue.BlockingQueue[func()] { return queue.NewSynchronousQueue[func()](false) }
 
-func newPool(core, max int, keep time.Duration, q executors.WorkQueue, opts ...executors.PoolOption) *executors.ThreadPoolExecutor {
+func newPool(core, max int, keep time.Duration, q queue.BlockingQueue[func()], opts ...executors.PoolOption) *executors.ThreadPoolExecutor {
 	opts = append([]executors.PoolOption{executors.WithThreadFactory(thread.OfVirtual().Factory())}, opts...)
 	return executors.NewThreadPoolExecutor(core, max, keep, q, opts...)
 }
@@ -447,5 +445,23 @@ func TestThreadPoolCloseInterruptedShutsDownNow(t *testing.T) {
 	}
 	if _, err := f.Get(); !errors.Is(err, thread.ErrInterrupted) {
 		t.Fatalf("task %v", err)
+	}
+}
+
+func TestThreadPoolWithArrayBlockingQueueSaturates(t *testing.T) {
+	p := newPool(1, 2, time.Second, queue.NewArrayBlockingQueue[func()](2, false))
+	defer p.Close()
+	var g gate
+	defer g.release()
+	for range 4 {
+		if err := p.Execute(func() { g.wait() }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.PoolSize() != 2 || p.Queue().Len() != 2 || p.Queue().RemainingCapacity() != 0 {
+		t.Fatalf("size %d queued %d", p.PoolSize(), p.Queue().Len())
+	}
+	if err := p.Execute(func() {}); !errors.Is(err, executors.ErrRejected) {
+		t.Fatalf("Execute = %v", err)
 	}
 }
