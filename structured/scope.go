@@ -73,7 +73,8 @@ type core struct {
 	timeoutExpired atomic.Bool
 
 	mu      sync.Mutex
-	threads map[*thread.Thread]struct{} // threads started and not finished
+	threads map[*thread.Thread]struct{} // threads whose task has not finished
+	ended   []*thread.Thread            // threads whose task finished, not yet joined
 }
 
 // openScopes is each thread's stack of open scopes, innermost last, to check that scopes are
@@ -243,10 +244,13 @@ func call(task func() (any, error)) (v any, err error) {
 	return v, err
 }
 
-// finished records that t's task is over and wakes the owner when it was the last.
+// finished records that t's task is over and wakes the owner when it was the last. The thread
+// itself ends a little later, after its uncaught-exception handler has run for a panic in
+// OnComplete: awaitAll joins it.
 func (c *core) finished(t *thread.Thread) {
 	c.mu.Lock()
 	delete(c.threads, t)
+	c.ended = append(c.ended, t)
 	n := len(c.threads)
 	c.mu.Unlock()
 	if n == 0 {
@@ -314,9 +318,7 @@ func (s *Scope[T, R]) Join() (R, error) {
 		}
 		rt.Park(-1, rt.ParkWaiting, s)
 	}
-	if c.cancelled.Load() {
-		c.awaitAll(s) // the interrupted stragglers
-	}
+	c.awaitAll(s) // the interrupted stragglers, if cancelled; then the threads' ends
 	if c.timeoutExpired.Load() {
 		return zero, fmt.Errorf("%w after %v", ErrTimeout, c.timeout)
 	}
@@ -329,7 +331,7 @@ func (s *Scope[T, R]) Join() (R, error) {
 	return r, nil
 }
 
-// awaitAll waits, uninterruptibly, until every started thread has finished; an interrupt
+// awaitAll waits, uninterruptibly, until every started thread has terminated; an interrupt
 // received meanwhile is re-asserted when it returns.
 func (c *core) awaitAll(blocker any) {
 	interrupted := false
@@ -339,6 +341,17 @@ func (c *core) awaitAll(blocker any) {
 			continue
 		}
 		rt.Park(-1, rt.ParkWaiting, blocker)
+	}
+	// Join the threads, so that what they did after their task (an uncaught-exception handler)
+	// is done too, as Java's thread flock waits for its threads to terminate.
+	c.mu.Lock()
+	ended := c.ended
+	c.ended = nil
+	c.mu.Unlock()
+	for _, t := range ended {
+		for t.Join() != nil {
+			interrupted = true
+		}
 	}
 	if interrupted {
 		c.owner.Interrupt()
