@@ -9,41 +9,45 @@ import (
 )
 
 // exclusive is the state of a reentrant mutual-exclusion lock: ReentrantLock and Monitor (Java's
-// ReentrantLock.Sync). holds is the owner's hold count, 0 when free; owner is the holding thread.
+// ReentrantLock.Sync).
 //
-// The owner is set just after the CAS that takes the lock and cleared just before the store
-// that frees it, so a thread that reads owner == itself really holds the lock (only it can
-// change owner from itself), which is all Unlock and reentrancy need. Other threads may briefly
-// see a nil owner of a held lock, as in Java.
+// The owner word is the lock: nil when free, the holding thread otherwise; taking the lock is
+// one CAS nil->t and releasing it one store of nil, so an uncontended Lock/Unlock pair costs
+// what a sync.Mutex pair does (two atomic read-modify-writes) plus two look-ups of the current
+// thread. holds, the owner's hold count, is a plain field: only the owner reads or writes it,
+// and ownership passes from one thread to the next through the owner word (a store of nil
+// synchronizes with the CAS that next takes it). Java keeps the hold count in the state word
+// and the owner beside it, which costs a second atomic write on each side; with the owner as
+// the state, a thread that reads owner == itself really holds the lock, since only it can
+// change the owner from itself.
 type exclusive struct {
-	holds atomic.Int32
 	owner atomic.Pointer[thread.Thread]
+	holds int32 // owner's holds; touched only by the owner
 	q     waitq.Queue
 }
 
 // TryAcquire implements waitq.Sync: take the lock with n holds if it is free, or add n holds if
 // t owns it. It ignores the queue (it barges).
 func (s *exclusive) TryAcquire(t *thread.Thread, n int64) bool {
-	c := s.holds.Load()
-	if c == 0 {
-		if s.holds.CompareAndSwap(0, int32(n)) {
-			s.owner.Store(t)
+	switch s.owner.Load() {
+	case nil:
+		if s.owner.CompareAndSwap(nil, t) {
+			s.holds = int32(n)
 			return true
 		}
 		return false
-	}
-	if s.owner.Load() == t {
-		s.addHolds(c, n)
+	case t:
+		s.addHolds(n)
 		return true
 	}
 	return false
 }
 
-func (s *exclusive) addHolds(c int32, n int64) {
-	if int64(c)+n > math.MaxInt32 {
+func (s *exclusive) addHolds(n int64) {
+	if int64(s.holds)+n > math.MaxInt32 {
 		panic(ErrMaxCount)
 	}
-	s.holds.Store(c + int32(n))
+	s.holds += int32(n)
 }
 
 // TryAcquireShared implements waitq.Sync; exclusive locks are never acquired shared.
@@ -51,19 +55,18 @@ func (s *exclusive) TryAcquireShared(*thread.Thread, int64) int64 { return -1 }
 
 // tryLock takes one hold for t without waiting, barging ahead of queued threads unless fair.
 func (s *exclusive) tryLock(t *thread.Thread, fair bool) bool {
-	c := s.holds.Load()
-	if c == 0 {
+	switch s.owner.Load() {
+	case nil:
 		if fair && s.q.HasQueuedPredecessors(t) {
 			return false
 		}
-		if s.holds.CompareAndSwap(0, 1) {
-			s.owner.Store(t)
+		if s.owner.CompareAndSwap(nil, t) {
+			s.holds = 1
 			return true
 		}
 		return false
-	}
-	if s.owner.Load() == t {
-		s.addHolds(c, 1)
+	case t:
+		s.addHolds(1)
 		return true
 	}
 	return false
@@ -75,24 +78,21 @@ func (s *exclusive) release(t *thread.Thread) bool {
 	if s.owner.Load() != t {
 		panicIMSE()
 	}
-	c := s.holds.Load() - 1
-	if c > 0 {
-		s.holds.Store(c)
+	if s.holds--; s.holds > 0 {
 		return false
 	}
 	s.owner.Store(nil)
-	s.holds.Store(0)
 	s.q.Wake()
 	return true
 }
 
 // ReleaseAll implements waitq.Owned: drop every hold of the current thread (the owner).
 func (s *exclusive) ReleaseAll() int64 {
-	c := s.holds.Load()
+	n := s.holds
+	s.holds = 0
 	s.owner.Store(nil)
-	s.holds.Store(0)
 	s.q.Wake()
-	return int64(c)
+	return int64(n)
 }
 
 func (s *exclusive) queue() *waitq.Queue { return &s.q }
@@ -101,7 +101,9 @@ func (s *exclusive) heldBy(t *thread.Thread) bool { return s.owner.Load() == t }
 
 func (s *exclusive) holdCount(t *thread.Thread) int {
 	if s.owner.Load() == t {
-		return int(s.holds.Load())
+		return int(s.holds)
 	}
 	return 0
 }
+
+func (s *exclusive) isLocked() bool { return s.owner.Load() != nil }

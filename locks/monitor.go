@@ -162,7 +162,7 @@ func (m *Monitor) WaitingThreads() []*thread.Thread { return m.s.q.WaitingThread
 
 // String returns "Monitor@<addr>[Unlocked]" or "...[Locked by thread <name>]".
 func (m *Monitor) String() string {
-	return fmt.Sprintf("Monitor@%p%s", m, lockState(m.s.owner.Load(), m.s.holds.Load() != 0))
+	return fmt.Sprintf("Monitor@%p%s", m, lockState(m.s.owner.Load(), m.s.isLocked()))
 }
 
 // The monitors of arbitrary objects, keyed by a weak pointer to the object so that the table

@@ -11,11 +11,13 @@ import (
 // ReadHoldCount and the ownership check of ReadLock.Unlock (Java keeps them in a ThreadLocal
 // HoldCounter).
 //
-// As in Java, the first thread to read-lock a free lock keeps its count in a dedicated field
-// (first, firstHolds): the common cases (one reader at a time, or a reader that re-enters) then
-// cost an atomic load and an increment. Other readers use a map split into shards by thread id,
-// so readers on different shards do not contend. A thread may briefly have holds in both places
-// (it held through the map, then became first); its count is the sum.
+// The first thread to read-lock the lock takes a dedicated slot (first, firstHolds) and keeps it
+// even when its count drops to zero, so a thread that reads repeatedly pays one atomic load and
+// a plain increment, not a second atomic write. firstHolds is touched only by the thread in
+// first. The slot passes to another reader only once its thread has terminated (its last writes
+// happen before its termination, which the new owner observes). Other readers use a map split
+// into shards by thread id, so readers on different shards do not contend. A thread may have
+// holds in both places (it held through the map, then took over the slot); its count is the sum.
 type readHolds struct {
 	first      atomic.Pointer[thread.Thread]
 	firstHolds int32 // touched only by the thread in first
@@ -32,29 +34,29 @@ func (h *readHolds) shard(t *thread.Thread) *holdShard {
 	return &h.shards[t.ThreadID()&int64(len(h.shards)-1)]
 }
 
-// count returns t's read holds; only exact when t is the current thread.
+func (h *readHolds) mapCount(t *thread.Thread) int32 {
+	sh := h.shard(t)
+	sh.mu.Lock()
+	n := sh.m[t]
+	sh.mu.Unlock()
+	return n
+}
+
+// count returns t's read holds; t must be the current thread.
 func (h *readHolds) count(t *thread.Thread) int {
 	n := int32(0)
 	if h.first.Load() == t {
 		n = h.firstHolds
 	}
-	sh := h.shard(t)
-	sh.mu.Lock()
-	n += sh.m[t]
-	sh.mu.Unlock()
-	return int(n)
+	return int(n + h.mapCount(t))
 }
 
-// has reports whether t (the current thread) holds the read lock.
+// has reports whether t, the current thread, holds the read lock.
 func (h *readHolds) has(t *thread.Thread) bool {
-	if h.first.Load() == t {
+	if h.first.Load() == t && h.firstHolds > 0 {
 		return true
 	}
-	sh := h.shard(t)
-	sh.mu.Lock()
-	n := sh.m[t]
-	sh.mu.Unlock()
-	return n > 0
+	return h.mapCount(t) > 0
 }
 
 // inc records one more read hold of t, the current thread.
@@ -64,7 +66,7 @@ func (h *readHolds) inc(t *thread.Thread) {
 		h.firstHolds++
 		return
 	}
-	if f == nil && h.first.CompareAndSwap(nil, t) {
+	if (f == nil || f.State() == thread.Terminated) && h.first.CompareAndSwap(f, t) {
 		h.firstHolds = 1
 		return
 	}
@@ -79,11 +81,8 @@ func (h *readHolds) inc(t *thread.Thread) {
 
 // dec removes one read hold of t, the current thread, and reports false if it had none.
 func (h *readHolds) dec(t *thread.Thread) bool {
-	if h.first.Load() == t {
+	if h.first.Load() == t && h.firstHolds > 0 {
 		h.firstHolds--
-		if h.firstHolds == 0 {
-			h.first.Store(nil)
-		}
 		return true
 	}
 	sh := h.shard(t)

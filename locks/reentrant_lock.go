@@ -107,7 +107,7 @@ func (l *ReentrantLock) IsHeldByCurrentThread() bool { return l.s.heldBy(waitq.C
 func (l *ReentrantLock) HoldCount() int { return l.s.holdCount(waitq.Current()) }
 
 // IsLocked reports whether any thread owns the lock. It ports ReentrantLock.isLocked().
-func (l *ReentrantLock) IsLocked() bool { return l.s.holds.Load() != 0 }
+func (l *ReentrantLock) IsLocked() bool { return l.s.isLocked() }
 
 // IsFair reports whether the lock is fair. It ports ReentrantLock.isFair().
 func (l *ReentrantLock) IsFair() bool { return l.fair }

@@ -1,0 +1,156 @@
+package locks_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/loomgo/loom/locks"
+	"github.com/loomgo/loom/thread"
+)
+
+// Uncontended: one goroutine locking and unlocking. Target: ReentrantLock within 2x sync.Mutex.
+
+func BenchmarkUncontendedSyncMutex(b *testing.B) {
+	var m sync.Mutex
+	for b.Loop() {
+		m.Lock()
+		m.Unlock()
+	}
+}
+
+func BenchmarkUncontendedReentrantLock(b *testing.B) {
+	var l locks.ReentrantLock
+	for b.Loop() {
+		l.Lock()
+		l.Unlock()
+	}
+}
+
+func BenchmarkUncontendedReentrantLockFair(b *testing.B) {
+	l := locks.NewReentrantLock(true)
+	for b.Loop() {
+		l.Lock()
+		l.Unlock()
+	}
+}
+
+func BenchmarkUncontendedMonitor(b *testing.B) {
+	var m locks.Monitor
+	for b.Loop() {
+		m.Enter()
+		m.Exit()
+	}
+}
+
+func BenchmarkUncontendedSyncRWMutexRLock(b *testing.B) {
+	var m sync.RWMutex
+	for b.Loop() {
+		m.RLock()
+		m.RUnlock()
+	}
+}
+
+func BenchmarkUncontendedReadLock(b *testing.B) {
+	var rw locks.ReentrantReadWriteLock
+	r := rw.ReadLock()
+	for b.Loop() {
+		r.Lock()
+		r.Unlock()
+	}
+}
+
+func BenchmarkUncontendedWriteLock(b *testing.B) {
+	var rw locks.ReentrantReadWriteLock
+	w := rw.WriteLock()
+	for b.Loop() {
+		w.Lock()
+		w.Unlock()
+	}
+}
+
+func BenchmarkUncontendedSemaphore(b *testing.B) {
+	s := locks.NewSemaphore(1, false)
+	for b.Loop() {
+		s.AcquireUninterruptibly()
+		s.Release()
+	}
+}
+
+// Contended: goroutines (RunParallel, plain goroutines to loom: platform threads) hammering one
+// lock with a small critical section.
+
+func BenchmarkContendedSyncMutex(b *testing.B) {
+	var m sync.Mutex
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			m.Lock()
+			n++
+			m.Unlock()
+		}
+	})
+}
+
+func BenchmarkContendedReentrantLock(b *testing.B) {
+	var l locks.ReentrantLock
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.Lock()
+			n++
+			l.Unlock()
+		}
+	})
+}
+
+func BenchmarkContendedReentrantLockFair(b *testing.B) {
+	l := locks.NewReentrantLock(true)
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.Lock()
+			n++
+			l.Unlock()
+		}
+	})
+}
+
+func BenchmarkContendedSyncRWMutexRLock(b *testing.B) {
+	var m sync.RWMutex
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			m.RLock()
+			m.RUnlock()
+		}
+	})
+}
+
+func BenchmarkContendedReadLock(b *testing.B) {
+	var rw locks.ReentrantReadWriteLock
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			rw.ReadLock().Lock()
+			rw.ReadLock().Unlock()
+		}
+	})
+}
+
+// Contended among virtual threads: 8 virtual threads each doing b.N/8 lock/unlock pairs.
+func BenchmarkContendedReentrantLockVirtual(b *testing.B) {
+	var l locks.ReentrantLock
+	n := 0
+	const k = 8
+	var ths []*thread.Thread
+	for range k {
+		ths = append(ths, thread.StartVirtualThread(func() {
+			for range b.N / k {
+				l.Lock()
+				n++
+				l.Unlock()
+			}
+		}))
+	}
+	for _, th := range ths {
+		th.Join()
+	}
+}
