@@ -5,7 +5,9 @@
 // start, which [thread.Current] attaches to a platform Thread). A virtual thread's values are its
 // own, not its carrier's, and they survive unmounting. The values live in the thread and are
 // released when it terminates, so a million short-lived virtual threads that each set a
-// thread-local leave nothing behind.
+// thread-local leave nothing behind. On a goroutine loom did not start, the values go when the
+// goroutine calls thread.Detach, or when loom sweeps the attachments of goroutines that have
+// ended.
 //
 // An inheritable thread-local (see [NewInheritable]) is copied into a new thread when the thread
 // is created (Unstarted or Start of a builder, not when it starts running), through the
