@@ -42,7 +42,7 @@ type condLock interface {
 }
 
 func (c *Condition) await(d time.Duration, interruptible bool) (bool, error) {
-	if interruptible && thread.Interrupted() {
+	if interruptible && interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	if !c.s.heldBy(waitq.Current()) {

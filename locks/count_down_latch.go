@@ -86,7 +86,7 @@ func (l *CountDownLatch) AwaitTimeout(d time.Duration) (bool, error) {
 }
 
 func (l *CountDownLatch) await(d time.Duration) (bool, error) {
-	if thread.Interrupted() {
+	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	if l.s.count.Load() == 0 {

@@ -70,7 +70,7 @@ func (b *CyclicBarrier) await(d time.Duration) (int, error) {
 	if g.broken {
 		return 0, ErrBrokenBarrier
 	}
-	if thread.Interrupted() {
+	if interrupted() {
 		b.breakBarrier()
 		return 0, thread.ErrInterrupted
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/loomgo/loom/internal/waitq"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -35,3 +36,10 @@ type noCopy struct{}
 
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
+
+// interrupted is thread.Interrupted (test and clear the current thread's interrupt status)
+// without thread.Current's registry look-up when the status is clear, the common case on every
+// interruptible entry.
+func interrupted() bool {
+	return waitq.Current().IsInterrupted() && thread.Interrupted()
+}

@@ -112,7 +112,7 @@ func (m *Monitor) wait(d time.Duration) error {
 	if !m.s.heldBy(waitq.Current()) {
 		panicIMSE()
 	}
-	if thread.Interrupted() {
+	if interrupted() {
 		return thread.ErrInterrupted
 	}
 	_, err := m.s.q.Await(&m.c, &m.s,

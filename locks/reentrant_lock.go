@@ -49,7 +49,7 @@ func (l *ReentrantLock) Lock() {
 // (even if the lock is free) or while waiting: it then returns thread.ErrInterrupted, clears
 // the interrupt status and holds nothing. It ports ReentrantLock.lockInterruptibly().
 func (l *ReentrantLock) LockInterruptibly() error {
-	if thread.Interrupted() {
+	if interrupted() {
 		return thread.ErrInterrupted
 	}
 	t := waitq.Current()
@@ -73,7 +73,7 @@ func (l *ReentrantLock) TryLock() bool {
 // while waiting it returns false, thread.ErrInterrupted and clears the interrupt status. On
 // failure nothing is held. It ports ReentrantLock.tryLock(long, TimeUnit).
 func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
-	if thread.Interrupted() {
+	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	t := waitq.Current()

@@ -187,7 +187,7 @@ func (r *ReadLock) Lock() {
 // if the current thread is interrupted before or while waiting. It ports
 // ReadLock.lockInterruptibly().
 func (r *ReadLock) LockInterruptibly() error {
-	if thread.Interrupted() {
+	if interrupted() {
 		return thread.ErrInterrupted
 	}
 	rw := (*ReentrantReadWriteLock)(r)
@@ -209,7 +209,7 @@ func (r *ReadLock) TryLock() bool {
 // returns false, thread.ErrInterrupted and clears the status. It ports
 // ReadLock.tryLock(long, TimeUnit).
 func (r *ReadLock) TryLockTimeout(d time.Duration) (bool, error) {
-	if thread.Interrupted() {
+	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	rw := (*ReentrantReadWriteLock)(r)
@@ -260,7 +260,7 @@ func (w *WriteLock) Lock() {
 // if the current thread is interrupted before or while waiting. It ports
 // WriteLock.lockInterruptibly().
 func (w *WriteLock) LockInterruptibly() error {
-	if thread.Interrupted() {
+	if interrupted() {
 		return thread.ErrInterrupted
 	}
 	rw := (*ReentrantReadWriteLock)(w)
@@ -283,7 +283,7 @@ func (w *WriteLock) TryLock() bool {
 // returns false, thread.ErrInterrupted and clears the status. It ports
 // WriteLock.tryLock(long, TimeUnit).
 func (w *WriteLock) TryLockTimeout(d time.Duration) (bool, error) {
-	if thread.Interrupted() {
+	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	rw := (*ReentrantReadWriteLock)(w)

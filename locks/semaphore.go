@@ -95,7 +95,7 @@ func (s *Semaphore) Acquire() error { return s.AcquireN(1) }
 // Acquire. It panics with thread.ErrIllegalArgument if n < 0. It ports Semaphore.acquire(int).
 func (s *Semaphore) AcquireN(n int) error {
 	checkPermits(n)
-	if thread.Interrupted() {
+	if interrupted() {
 		return thread.ErrInterrupted
 	}
 	_, err := s.acquire(n, waitq.Wait{Timeout: -1, Interruptible: true, Reason: rt.ParkWaiting, Blocker: s})
@@ -139,7 +139,7 @@ func (s *Semaphore) TryAcquireTimeout(d time.Duration) (bool, error) {
 // thread.ErrIllegalArgument if n < 0. It ports Semaphore.tryAcquire(int, long, TimeUnit).
 func (s *Semaphore) TryAcquireNTimeout(n int, d time.Duration) (bool, error) {
 	checkPermits(n)
-	if thread.Interrupted() {
+	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
 	return s.acquire(n, waitq.Wait{Timeout: max(d, 0), Interruptible: true, Reason: rt.ParkWaiting, Blocker: s})
