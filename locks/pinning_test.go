@@ -207,3 +207,68 @@ func TestPinningWaitReleasesOrCompensatesCarrier(t *testing.T) {
 		})
 	}
 }
+
+// Pinned events name the blocking operation: a contended Enter ("Contended monitor enter") and
+// Wait ("Object.wait") under PinSynchronized report reason MONITOR; under PinNone only a
+// Native frame pins (reason NATIVE).
+func TestPinningEventsNameTheBlockingOperation(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name      string
+		mode      thread.PinningMode
+		native    bool
+		wait      bool
+		reason    string
+		operation string
+	}{
+		{"enter/PinSynchronized", thread.PinSynchronized, false, false, "MONITOR", "Contended monitor enter"},
+		{"enter/Native/PinNone", thread.PinNone, true, false, "NATIVE", "Contended monitor enter"},
+		{"wait/PinSynchronized", thread.PinSynchronized, false, true, "MONITOR", "Object.wait"},
+		{"wait/Native/PinNone", thread.PinNone, true, true, "NATIVE", "Object.wait"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var events []thread.PinnedEvent
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: c.mode,
+				OnPinned: func(e thread.PinnedEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }})
+			defer s.Close()
+			var m locks.Monitor
+			body := func() {
+				if c.wait {
+					m.Synchronized(func() { m.WaitTimeout(40 * time.Millisecond) })
+					return
+				}
+				m.Enter()
+				m.Exit()
+			}
+			if !c.wait {
+				m.Enter() // held by the test goroutine for 40ms
+			}
+			th := thread.OfVirtual().Scheduler(s).Start(func() {
+				if c.native {
+					thread.Native(body)
+				} else {
+					body()
+				}
+			})
+			if !c.wait {
+				waitState(t, th, thread.Blocked)
+				time.Sleep(40 * time.Millisecond)
+				m.Exit()
+			}
+			join(t, th)
+			mu.Lock()
+			defer mu.Unlock()
+			found := false
+			for _, e := range events {
+				if e.Reason == c.reason && e.BlockingOperation == c.operation && e.Thread == th {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no %s/%s event among %d: %+v", c.reason, c.operation, len(events), events)
+			}
+		})
+	}
+}
