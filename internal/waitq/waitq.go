@@ -192,23 +192,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 	for {
 		// Only n itself removes n, so once n is first it stays first until it leaves.
 		if q.head.Load() == n {
-			var wake *Node
-			q.mu.Lock()
-			ok := false
-			if n.shared {
-				if r := s.TryAcquireShared(n.t, arg); r >= 0 {
-					ok = true
-					q.unlink(n)
-					if r > 0 {
-						wake = q.head.Load() // propagate: the next one may succeed too
-					}
-				}
-			} else if s.TryAcquire(n.t, arg) {
-				ok = true
-				q.unlink(n)
-			}
-			q.mu.Unlock()
-			if ok {
+			if ok, wake := q.tryFirst(n, s, arg); ok {
 				if wake != nil {
 					thread.Unpark(wake.t)
 				}
@@ -234,6 +218,31 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 		}
 		rt.Park(timeout, w.Reason, w.Blocker)
 	}
+}
+
+// tryFirst makes first node n try s, under the queue's mutex (see the package comment for
+// why), and leaves the queue if it succeeds. In shared mode it also returns the next node to
+// wake when more may succeed. The deferred unlock keeps the queue usable if s panics (a count
+// overflow).
+func (q *Queue) tryFirst(n *Node, s Sync, arg int64) (ok bool, wake *Node) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if n.shared {
+		r := s.TryAcquireShared(n.t, arg)
+		if r < 0 {
+			return false, nil
+		}
+		q.unlink(n)
+		if r > 0 {
+			wake = q.head.Load() // propagate: the next one may succeed too
+		}
+		return true, wake
+	}
+	if !s.TryAcquire(n.t, arg) {
+		return false, nil
+	}
+	q.unlink(n)
+	return true, nil
 }
 
 // cancel removes n, which gave up, from the sync queue. If n was first it may have consumed a
