@@ -116,7 +116,7 @@ func (m *Monitor) wait(d time.Duration) error {
 		return thread.ErrInterrupted
 	}
 	_, err := m.s.q.Await(&m.c, &m.s,
-		waitq.Wait{Timeout: d, Interruptible: true, Reason: rt.ParkMonitorWait, Blocker: m},
+		waitq.Wait{Timeout: d, Interruptible: true, Reason: rt.ParkMonitorWait, Blocker: (*monitorWaitSet)(m)},
 		waitq.Untimed(rt.ParkBlocked, m))
 	return err
 }
@@ -164,6 +164,15 @@ func (m *Monitor) WaitingThreads() []*thread.Thread { return m.s.q.WaitingThread
 func (m *Monitor) String() string {
 	return fmt.Sprintf("Monitor@%p%s", m, lockState(m.s.owner.Load(), m.s.isLocked()))
 }
+
+// monitorWaitSet is the blocker of a thread in Wait: the monitor's wait set. It has no Owner
+// method, because a waiting thread waits for a notification, not for the monitor's owner, so
+// deadlock detection must not follow it (a thread that re-enters after the wait is BLOCKED on
+// the Monitor itself).
+type monitorWaitSet Monitor
+
+// String returns "Monitor@<addr> (wait set)".
+func (w *monitorWaitSet) String() string { return fmt.Sprintf("Monitor@%p (wait set)", w) }
 
 // The monitors of arbitrary objects, keyed by a weak pointer to the object so that the table
 // does not keep it alive; a cleanup attached to the object drops its entry once it is

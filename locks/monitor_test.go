@@ -151,6 +151,10 @@ func TestMonitorNotifiedWaiterIsBlockedUntilNotifierExits(t *testing.T) {
 			var m locks.Monitor
 			th := k.start(func() { m.Synchronized(func() { m.Wait() }) })
 			eventually(t, "waiting", func() bool { return len(m.WaitingThreads()) == 1 })
+			waitState(t, th, thread.Waiting)
+			if _, ok := th.Blocker().(interface{ Owner() *thread.Thread }); ok || th.Blocker() == nil {
+				t.Errorf("waiting thread's Blocker %v: want the wait set, without Owner", th.Blocker())
+			}
 			m.Enter()
 			m.Notify()
 			waitState(t, th, thread.Blocked)
