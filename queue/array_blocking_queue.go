@@ -3,6 +3,7 @@ package queue
 import (
 	"fmt"
 	"iter"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/locks"
@@ -29,6 +30,8 @@ type ArrayBlockingQueue[T any] struct {
 	put      int // index of the next free slot
 	count    int
 	eq       func(a, b T) bool
+	takers   atomic.Int32 // threads waiting on notEmpty
+	putters  atomic.Int32 // threads waiting on notFull
 }
 
 var _ BlockingQueue[int] = (*ArrayBlockingQueue[int])(nil)
@@ -60,7 +63,9 @@ func (q *ArrayBlockingQueue[T]) enqueue(e T) {
 		q.put = 0
 	}
 	q.count++
-	q.notEmpty.Signal()
+	if q.takers.Load() > 0 {
+		q.notEmpty.Signal()
+	}
 }
 
 // dequeue removes the head; the lock is held and the queue is not empty.
@@ -72,7 +77,9 @@ func (q *ArrayBlockingQueue[T]) dequeue() T {
 		q.take = 0
 	}
 	q.count--
-	q.notFull.Signal()
+	if q.putters.Load() > 0 {
+		q.notFull.Signal()
+	}
 	return e
 }
 
@@ -120,7 +127,7 @@ func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 	}
 	defer q.lock.Unlock()
 	for q.count == len(q.items) {
-		if more, err := await(q.notFull, b, q.hasRoom); !more {
+		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
 			return false, err
 		}
 	}
@@ -154,7 +161,7 @@ func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	}
 	defer q.lock.Unlock()
 	for q.count == 0 {
-		if more, err := await(q.notEmpty, b, q.nonEmpty); !more {
+		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {
 			return e, false, err
 		}
 	}
@@ -279,7 +286,9 @@ func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
 	q.put = (q.take + q.count - 1) % n
 	q.items[q.put] = zero
 	q.count--
-	q.notFull.Signal()
+	if q.putters.Load() > 0 {
+		q.notFull.Signal()
+	}
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/waitq"
@@ -30,6 +31,7 @@ type DelayQueue[T Delayed] struct {
 	available *locks.Condition // nil until first use
 	heap      binaryHeap[T]
 	leader    *thread.Thread // the consumer waiting timed for the head, if any
+	waiters   atomic.Int32   // followers waiting on available (the leader is not counted)
 	eq        func(a, b T) bool
 }
 
@@ -122,7 +124,7 @@ func (q *DelayQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	var me *thread.Thread
 	for {
 		if len(q.heap.items) == 0 {
-			if more, err := await(q.available, b, never); !more {
+			if more, err := await(q.available, b, never, &q.waiters); !more {
 				return e, false, err
 			}
 			continue
@@ -136,7 +138,7 @@ func (q *DelayQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 		}
 		if q.leader != nil || (b != nil && b.left() < delay) {
 			// a leader already waits for the head, or our time ends first: follow
-			if more, err := await(q.available, b, never); !more {
+			if more, err := await(q.available, b, never, &q.waiters); !more {
 				return e, false, err
 			}
 			continue

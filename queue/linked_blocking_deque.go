@@ -3,6 +3,7 @@ package queue
 import (
 	"iter"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/locks"
@@ -27,6 +28,8 @@ type LinkedBlockingDeque[T any] struct {
 	items    ring[T]
 	capacity int // 0: unbounded
 	eq       func(a, b T) bool
+	takers   atomic.Int32 // threads waiting on notEmpty
+	putters  atomic.Int32 // threads waiting on notFull
 }
 
 var _ BlockingDeque[int] = (*LinkedBlockingDeque[int])(nil)
@@ -83,7 +86,9 @@ func (q *LinkedBlockingDeque[T]) link(e T, front bool) bool {
 	} else {
 		q.items.pushBack(e)
 	}
-	q.notEmpty.Signal()
+	if q.takers.Load() > 0 {
+		q.notEmpty.Signal()
+	}
 	return true
 }
 
@@ -95,7 +100,9 @@ func (q *LinkedBlockingDeque[T]) unlink(front bool) T {
 	} else {
 		e = q.items.popBack()
 	}
-	q.notFull.Signal()
+	if q.putters.Load() > 0 {
+		q.notFull.Signal()
+	}
 	return e
 }
 
@@ -111,7 +118,7 @@ func (q *LinkedBlockingDeque[T]) offerWait(e T, front bool, b *budget) (bool, er
 	}
 	defer q.lock.Unlock()
 	for !q.link(e, front) {
-		if more, err := await(q.notFull, b, q.hasRoom); !more {
+		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
 			return false, err
 		}
 	}
@@ -133,7 +140,7 @@ func (q *LinkedBlockingDeque[T]) pollWait(front bool, b *budget) (e T, ok bool, 
 	}
 	defer q.lock.Unlock()
 	for q.items.len() == 0 {
-		if more, err := await(q.notEmpty, b, q.nonEmpty); !more {
+		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {
 			return e, false, err
 		}
 	}

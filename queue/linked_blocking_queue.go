@@ -31,12 +31,14 @@ type LinkedBlockingQueue[T any] struct {
 	_        [64]byte // keep the consumers' side off the producers' cache line
 	takeLock locks.ReentrantLock
 	notEmpty *locks.Condition
-	head     *lbqNode[T] // dummy node: head.next is the first element; guarded by takeLock
+	head     *lbqNode[T]  // dummy node: head.next is the first element; guarded by takeLock
+	takers   atomic.Int32 // threads waiting on notEmpty
 
 	_       [64]byte
 	putLock locks.ReentrantLock
 	notFull *locks.Condition
-	last    *lbqNode[T] // guarded by putLock
+	last    *lbqNode[T]  // guarded by putLock
+	putters atomic.Int32 // threads waiting on notFull
 }
 
 type lbqNode[T any] struct {
@@ -100,15 +102,23 @@ func (q *LinkedBlockingQueue[T]) dequeue() T {
 	return e
 }
 
-// signalNotEmpty wakes a waiting consumer; called by producers that do not hold takeLock.
+// signalNotEmpty wakes a waiting consumer; called by producers that do not hold takeLock,
+// after making the queue non-empty.
 func (q *LinkedBlockingQueue[T]) signalNotEmpty() {
+	if q.takers.Load() == 0 {
+		return
+	}
 	q.takeLock.Lock()
 	q.notEmpty.Signal()
 	q.takeLock.Unlock()
 }
 
-// signalNotFull wakes a waiting producer; called by consumers that do not hold putLock.
+// signalNotFull wakes a waiting producer; called by consumers that do not hold putLock,
+// after making room.
 func (q *LinkedBlockingQueue[T]) signalNotFull() {
+	if q.putters.Load() == 0 {
+		return
+	}
 	q.putLock.Lock()
 	q.notFull.Signal()
 	q.putLock.Unlock()
@@ -137,7 +147,7 @@ func (q *LinkedBlockingQueue[T]) Offer(e T) bool {
 	}
 	q.enqueue(e)
 	c := q.count.Add(1)
-	if c < int64(q.capacity) {
+	if c < int64(q.capacity) && q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
 	q.putLock.Unlock()
@@ -173,14 +183,14 @@ func (q *LinkedBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 		return false, err
 	}
 	for q.count.Load() >= int64(q.capacity) {
-		if more, err := await(q.notFull, b, q.hasRoom); !more {
+		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
 			q.putLock.Unlock()
 			return false, err
 		}
 	}
 	q.enqueue(e)
 	c := q.count.Add(1)
-	if c < int64(q.capacity) {
+	if c < int64(q.capacity) && q.putters.Load() > 0 {
 		q.notFull.Signal() // cascade: let another producer in
 	}
 	q.putLock.Unlock()
@@ -213,14 +223,14 @@ func (q *LinkedBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 		return e, false, err
 	}
 	for q.count.Load() == 0 {
-		if more, err := await(q.notEmpty, b, q.nonEmpty); !more {
+		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {
 			q.takeLock.Unlock()
 			return e, false, err
 		}
 	}
 	e = q.dequeue()
 	c := q.count.Add(-1)
-	if c > 0 {
+	if c > 0 && q.takers.Load() > 0 {
 		q.notEmpty.Signal() // cascade: let another consumer in
 	}
 	q.takeLock.Unlock()
@@ -244,7 +254,7 @@ func (q *LinkedBlockingQueue[T]) Poll() (e T, ok bool) {
 	}
 	e = q.dequeue()
 	c := q.count.Add(-1)
-	if c > 0 {
+	if c > 0 && q.takers.Load() > 0 {
 		q.notEmpty.Signal()
 	}
 	q.takeLock.Unlock()

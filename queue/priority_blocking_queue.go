@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/locks"
@@ -29,6 +30,7 @@ type PriorityBlockingQueue[T any] struct {
 	heap     binaryHeap[T]
 	cmp      func(a, b T) int
 	eq       func(a, b T) bool
+	takers   atomic.Int32 // threads waiting on notEmpty
 }
 
 var _ BlockingQueue[int] = (*PriorityBlockingQueue[int])(nil)
@@ -58,7 +60,9 @@ func (q *PriorityBlockingQueue[T]) nonEmpty() bool { return len(q.heap.items) > 
 func (q *PriorityBlockingQueue[T]) Offer(e T) bool {
 	q.lock.Lock()
 	q.heap.push(e)
-	q.notEmpty.Signal()
+	if q.takers.Load() > 0 {
+		q.notEmpty.Signal()
+	}
 	q.lock.Unlock()
 	return true
 }
@@ -103,7 +107,7 @@ func (q *PriorityBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	}
 	defer q.lock.Unlock()
 	for len(q.heap.items) == 0 {
-		if more, err := await(q.notEmpty, b, q.nonEmpty); !more {
+		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {
 			return e, false, err
 		}
 	}

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/locks"
@@ -31,7 +32,18 @@ func (b *budget) left() time.Duration {
 // using a signal it may have received passes it on (pass), so an interrupt or a timeout racing a
 // signal cannot strand another waiter while the predicate holds: the condition's own rules
 // already promise this, and the extra Signal costs at most one spurious wake-up.
-func await(c *locks.Condition, b *budget, pass func() bool) (bool, error) {
+//
+// waiting counts the threads waiting on c, so that the signalling side can skip a Signal nobody
+// would receive (Signal takes the wait queue's own mutex even when the condition is empty).
+// Producers that do not hold c's lock read it atomically after publishing their change, and the
+// waiter increments it before re-checking its predicate under the lock, so one of the two always
+// sees the other.
+func await(c *locks.Condition, b *budget, pass func() bool, waiting *atomic.Int32) (bool, error) {
+	waiting.Add(1)
+	defer waiting.Add(-1)
+	if pass() {
+		return true, nil // the predicate came true before we were counted: re-check it
+	}
 	if b == nil {
 		if err := c.Await(); err != nil {
 			if pass() {

@@ -1,0 +1,103 @@
+package queue_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/loomgo/loom/queue"
+	"github.com/loomgo/loom/thread"
+)
+
+// Producer/consumer throughput: b.N elements pass from P producers to C consumers through a
+// queue of capacity benchCap, on virtual threads, against the same traffic through a buffered Go
+// channel of the same capacity between plain goroutines (the idiomatic Go baseline; channel
+// operations on virtual threads would hold their carriers). ns/op is the cost of moving one
+// element.
+
+const benchCap = 64
+
+var benchShapes = []struct{ p, c int }{{1, 1}, {2, 2}, {8, 8}}
+
+// runPC moves b.N elements from p producers to c consumers; put and take are the queue's
+// operations, spawn starts a worker and returns a function that waits for it.
+func runPC(b *testing.B, p, c int, spawn func(func()) func(), put func(int), take func() int) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	var waits []func()
+	for i := range p {
+		n := b.N / p
+		if i < b.N%p {
+			n++
+		}
+		waits = append(waits, spawn(func() {
+			for j := range n {
+				put(j)
+			}
+		}))
+	}
+	var cw []func()
+	for range c {
+		cw = append(cw, spawn(func() {
+			for take() >= 0 {
+			}
+		}))
+	}
+	for _, w := range waits {
+		w()
+	}
+	for range c {
+		put(-1) // one poison pill per consumer
+	}
+	for _, w := range cw {
+		w()
+	}
+}
+
+func spawnVirtual(fn func()) func() {
+	th := thread.StartVirtualThread(fn)
+	return func() { th.Join() }
+}
+
+func spawnGoroutine(fn func()) func() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); fn() }()
+	return wg.Wait
+}
+
+func BenchmarkProducerConsumer(b *testing.B) {
+	for _, s := range benchShapes {
+		shape := fmt.Sprintf("P%dC%d", s.p, s.c)
+		b.Run("Chan/"+shape, func(b *testing.B) {
+			ch := make(chan int, benchCap)
+			runPC(b, s.p, s.c, spawnGoroutine, func(e int) { ch <- e }, func() int { return <-ch })
+		})
+		b.Run("UnbufferedChan/"+shape, func(b *testing.B) {
+			ch := make(chan int)
+			runPC(b, s.p, s.c, spawnGoroutine, func(e int) { ch <- e }, func() int { return <-ch })
+		})
+		queues := []struct {
+			name string
+			mk   func() queue.BlockingQueue[int]
+		}{
+			{"ArrayBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewArrayBlockingQueue[int](benchCap, false) }},
+			{"ArrayBlockingQueueFair", func() queue.BlockingQueue[int] { return queue.NewArrayBlockingQueue[int](benchCap, true) }},
+			{"LinkedBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewLinkedBlockingQueue[int](benchCap) }},
+			{"LinkedBlockingDeque", func() queue.BlockingQueue[int] { return queue.NewLinkedBlockingDeque[int](benchCap) }},
+			{"LinkedTransferQueue", func() queue.BlockingQueue[int] { return queue.NewLinkedTransferQueue[int]() }},
+			{"SynchronousQueue", func() queue.BlockingQueue[int] { return queue.NewSynchronousQueue[int](false) }},
+			{"SynchronousQueueFair", func() queue.BlockingQueue[int] { return queue.NewSynchronousQueue[int](true) }},
+		}
+		for _, qq := range queues {
+			b.Run(qq.name+"/"+shape, func(b *testing.B) {
+				q := qq.mk()
+				runPC(b, s.p, s.c, spawnVirtual, func(e int) { q.Put(e) }, func() int { e, _ := q.Take(); return e })
+			})
+			b.Run(qq.name+"OnGoroutines/"+shape, func(b *testing.B) {
+				q := qq.mk()
+				runPC(b, s.p, s.c, spawnGoroutine, func(e int) { q.Put(e) }, func() int { e, _ := q.Take(); return e })
+			})
+		}
+	}
+}
