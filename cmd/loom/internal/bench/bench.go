@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"text/tabwriter"
 	"time"
 )
 
@@ -57,9 +56,18 @@ func Run(o Options) ([]Result, error) {
 	}
 	var out []Result
 	base := map[string]Result{}
-	for _, c := range Cases() {
+	cases := Cases()
+	// a selected case brings its group's baseline along, so that its ratio means the same
+	wanted := map[string]bool{}
+	for _, c := range cases {
+		if o.Only == "" || strings.Contains(c.Group+"/"+c.Name, o.Only) {
+			wanted[c.Group] = true
+		}
+	}
+	for i, c := range cases {
 		full := c.Group + "/" + c.Name
-		if o.Only != "" && !strings.Contains(full, o.Only) {
+		first := i == 0 || cases[i-1].Group != c.Group
+		if o.Only != "" && !strings.Contains(full, o.Only) && !(first && wanted[c.Group]) {
 			continue
 		}
 		if o.Progress != nil {
@@ -87,32 +95,37 @@ func Run(o Options) ([]Result, error) {
 	return out, nil
 }
 
-// WriteTable prints the results, one block per group.
+// WriteTable prints the results as a Markdown table, one block per group, each case with its
+// ratio to the group's baseline.
 func WriteTable(w io.Writer, res []Result) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tns/op\tB/op\tallocs/op\tvs baseline\t")
+	var b strings.Builder
+	b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: |\n")
 	group := ""
 	for _, r := range res {
 		if r.Group != group {
 			group = r.Group
-			fmt.Fprintf(tw, "\t\t\t\t\t\n")
-			fmt.Fprintf(tw, "%s (baseline: %s)\t\t\t\t\t\n", r.Group, r.Baseline)
+			fmt.Fprintf(&b, "| **%s** | | | | |\n", r.Group)
 		}
-		rat := "baseline"
-		if r.Name != r.Baseline {
-			rat = fmt.Sprintf("%.2f×", r.Ratio)
+		rat := fmt.Sprintf("%.2f×", r.Ratio)
+		name := r.Name
+		if r.Name == r.Baseline {
+			rat = "1× (baseline)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t\n", r.Name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat)
+		if r.Note != "" {
+			name += " (" + r.Note + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(w, "\nratio > 1: slower than the baseline of its group; all runs in this process, same machine.")
+	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine.\n")
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func fmtNs(ns float64) string {
 	switch {
+	case ns >= 1000:
+		return commas(int64(ns + 0.5))
 	case ns >= 100:
 		return fmt.Sprintf("%.0f", ns)
 	case ns >= 10:
@@ -121,3 +134,6 @@ func fmtNs(ns float64) string {
 		return fmt.Sprintf("%.2f", ns)
 	}
 }
+
+// commas formats n with thousands separators.
+func commas(n int64) string { return num(float64(n)) }

@@ -47,20 +47,28 @@ func TestEveryCaseRunsAndGroupsHaveABaseline(t *testing.T) {
 	if err := bench.WriteTable(&tab, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ns/op", "vs baseline", "locks.ReentrantLock", "baseline"} {
+	for _, want := range []string{"| benchmark | ns/op | B/op | allocs/op | vs baseline |", "| **uncontended lock+unlock** |", "| sync.Mutex |", "1× (baseline)", "locks.ReentrantLock"} {
 		if !strings.Contains(tab.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, tab.String())
 		}
 	}
 }
 
-func TestOnlyFiltersCases(t *testing.T) {
-	res, err := bench.Run(bench.Options{Only: "uncontended lock+unlock/sync.Mutex", BenchTime: time.Millisecond})
+func TestOnlyFiltersCasesAndKeepsTheirBaseline(t *testing.T) {
+	res, err := bench.Run(bench.Options{Only: "locks.ReentrantLock, virtual", BenchTime: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 1 || res[0].Name != "sync.Mutex" {
-		t.Errorf("Only picked %+v", res)
+	var got []string
+	for _, r := range res {
+		got = append(got, r.Name)
+	}
+	want := []string{"sync.Mutex, goroutines", "locks.ReentrantLock, virtual threads"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Only picked %q, want %q", got, want)
+	}
+	if res[1].Baseline != "sync.Mutex, goroutines" {
+		t.Errorf("baseline %q", res[1].Baseline)
 	}
 }
 

@@ -68,7 +68,7 @@ func WriteSVG(w io.Writer, pts []Point) error {
 		return fmt.Errorf("bench: no points to draw")
 	}
 	const (
-		W, H                       = 760, 460
+		W, H                       = 820, 470
 		left, right, top, bottom   = 80, 30, 60, 70
 		plotW, plotH               = W - left - right, H - top - bottom
 		fixedColor, virtColor, ink = "#d9480f", "#1971c2", "#343a40"
@@ -88,9 +88,10 @@ func WriteSVG(w io.Writer, pts []Point) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">`+"\n", W, H, W, H)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", W, H)
-	fmt.Fprintf(&b, `<text x="%d" y="28" font-size="18" font-weight="bold" fill="%s">Tasks that each sleep %v: fixed pool of %d platform threads vs a virtual thread per task</text>`+"\n",
-		left-50, ink, pts[0].Sleep, pts[0].Pool)
-	fmt.Fprintf(&b, `<text x="%d" y="48" font-size="12" fill="#868e96">completion time (ms) against the number of tasks, measured by loom bench</text>`+"\n", left-50)
+	fmt.Fprintf(&b, `<text x="20" y="28" font-size="18" font-weight="bold" fill="%s">Fixed pool of %d platform threads vs a virtual thread per task</text>`+"\n",
+		ink, pts[0].Pool)
+	fmt.Fprintf(&b, `<text x="20" y="48" font-size="13" fill="#868e96">tasks that each sleep %s: completion time against the number of tasks (loom bench --svg)</text>`+"\n",
+		html.EscapeString(msText(pts[0].Sleep)))
 	// grid and axes
 	for v := 0.0; v <= maxY+yStep/2; v += yStep {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#e9ecef"/>`+"\n", left, left+plotW, y(v), y(v))
@@ -118,8 +119,8 @@ func WriteSVG(w io.Writer, pts []Point) error {
 			return
 		}
 		for _, p := range pts {
-			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%d tasks: %s</title></circle>`+"\n",
-				x(float64(p.Tasks)), y(msOf(get(p))), color, p.Tasks, html.EscapeString(get(p).Round(time.Millisecond).String()))
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s tasks: %s</title></circle>`+"\n",
+				x(float64(p.Tasks)), y(msOf(get(p))), color, num(float64(p.Tasks)), html.EscapeString(msText(get(p))))
 		}
 	}
 	line(func(p Point) time.Duration { return p.Expected }, "#adb5bd", ` stroke-dasharray="6 5"`, false)
@@ -140,15 +141,18 @@ func WriteSVG(w io.Writer, pts []Point) error {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2.5"%s/>`+"\n", lx, lx+28, yy, yy, l.color, l.dash)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="13" fill="%s">%s</text>`+"\n", lx+36, yy+4, ink, html.EscapeString(l.text))
 	}
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="13" text-anchor="end" fill="%s">%d tasks: %s vs %s (%.0f×)</text>`+"\n",
-		x(float64(last.Tasks))-8, y(msOf(last.Fixed))+18, ink, last.Tasks,
-		last.Fixed.Round(time.Millisecond), last.Virtual.Round(time.Millisecond), last.Fixed.Seconds()/last.Virtual.Seconds())
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="13" text-anchor="end" fill="%s">%s tasks: %s vs %s (%.0f×)</text>`+"\n",
+		x(float64(last.Tasks))-6, y(msOf(last.Virtual))-12, ink, num(float64(last.Tasks)),
+		msText(last.Fixed), msText(last.Virtual), last.Fixed.Seconds()/last.Virtual.Seconds())
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// msText formats d as "5,095 ms".
+func msText(d time.Duration) string { return num(math.Round(msOf(d))) + " ms" }
 
 // niceStep rounds a raw axis step up to 1, 2 or 5 times a power of ten.
 func niceStep(raw float64) float64 {
