@@ -53,7 +53,8 @@ type BlockingQueue[T any] interface {
 	// (math.MaxInt32 for unbounded queues, as Integer.MAX_VALUE). It ports remainingCapacity.
 	RemainingCapacity() int
 	// DrainTo removes at most max available elements, appends them to dst in queue order and
-	// returns the extended slice; max <= 0 moves nothing. It ports drainTo(c, max).
+	// returns the extended slice; max <= 0 moves nothing (math.MaxInt moves everything). It
+	// never blocks. It ports drainTo(c, max) and, with math.MaxInt, drainTo(c).
 	DrainTo(dst []T, max int) []T
 	// Len returns the number of elements. It ports size.
 	Len() int
