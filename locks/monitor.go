@@ -151,7 +151,7 @@ func (m *Monitor) HoldCount() int { return m.s.holdCount(waitq.Current()) }
 
 // Owner returns the thread that holds the monitor, or nil (a snapshot). Deadlock detection
 // follows it from a BLOCKED thread's Blocker.
-func (m *Monitor) Owner() *thread.Thread { return m.s.owner.Load() }
+func (m *Monitor) Owner() *thread.Thread { return m.s.ownerThread() }
 
 // QueueLength returns the number of threads blocked entering the monitor, and those notified
 // and waiting to re-enter (an estimate).
@@ -162,7 +162,7 @@ func (m *Monitor) WaitingThreads() []*thread.Thread { return m.s.q.WaitingThread
 
 // String returns "Monitor@<addr>[Unlocked]" or "...[Locked by thread <name>]".
 func (m *Monitor) String() string {
-	return fmt.Sprintf("Monitor@%p%s", m, lockState(m.s.owner.Load(), m.s.isLocked()))
+	return fmt.Sprintf("Monitor@%p%s", m, lockState(m.s.ownerThread(), m.s.isLocked()))
 }
 
 // monitorWaitSet is the blocker of a thread in Wait: the monitor's wait set. It has no Owner

@@ -114,7 +114,7 @@ func (l *ReentrantLock) IsFair() bool { return l.fair }
 
 // Owner returns the thread that owns the lock, or nil if it is free (a snapshot). It ports
 // ReentrantLock.getOwner(); deadlock detection follows it from a thread's Blocker.
-func (l *ReentrantLock) Owner() *thread.Thread { return l.s.owner.Load() }
+func (l *ReentrantLock) Owner() *thread.Thread { return l.s.ownerThread() }
 
 // HasQueuedThreads reports whether any thread is waiting to acquire the lock (a snapshot). It
 // ports ReentrantLock.hasQueuedThreads().
@@ -175,7 +175,7 @@ func (l *ReentrantLock) checkCondition(c *Condition) {
 // String returns "ReentrantLock@<addr>[Unlocked]" or "...[Locked by thread <name>]", as Java's
 // toString.
 func (l *ReentrantLock) String() string {
-	return fmt.Sprintf("ReentrantLock@%p%s", l, lockState(l.s.owner.Load(), l.IsLocked()))
+	return fmt.Sprintf("ReentrantLock@%p%s", l, lockState(l.s.ownerThread(), l.IsLocked()))
 }
 
 func lockState(o *thread.Thread, locked bool) string {

@@ -45,7 +45,8 @@ type WriteLock ReentrantReadWriteLock
 // high 32 bits, the writer's holds in the low 32 bits.
 type rwSync struct {
 	state atomic.Int64
-	owner atomic.Pointer[thread.Thread] // the writer
+	owner atomic.Int64                  // the writer's thread id (see exclusive for why an id)
+	last  atomic.Pointer[thread.Thread] // the thread that took the write lock last
 	reads readHolds
 	q     waitq.Queue
 	fair  bool
@@ -79,7 +80,7 @@ func (s *rwSync) TryAcquire(t *thread.Thread, n int64) bool {
 	c := s.state.Load()
 	if c != 0 {
 		w := writeCount(c)
-		if w == 0 || s.owner.Load() != t {
+		if w == 0 || s.owner.Load() != t.ThreadID() {
 			return false // readers (maybe t itself: no upgrade) or another writer
 		}
 		if w+n > maxCount {
@@ -89,7 +90,10 @@ func (s *rwSync) TryAcquire(t *thread.Thread, n int64) bool {
 		return true
 	}
 	if s.state.CompareAndSwap(0, n) {
-		s.owner.Store(t)
+		s.owner.Store(t.ThreadID())
+		if s.last.Load() != t {
+			s.last.Store(t)
+		}
 		return true
 	}
 	return false
@@ -100,7 +104,7 @@ func (s *rwSync) TryAcquire(t *thread.Thread, n int64) bool {
 func (s *rwSync) TryAcquireShared(t *thread.Thread, _ int64) int64 {
 	for {
 		c := s.state.Load()
-		if writeCount(c) != 0 && s.owner.Load() != t {
+		if writeCount(c) != 0 && s.owner.Load() != t.ThreadID() {
 			return -1
 		}
 		if readCount(c) == maxCount {
@@ -120,7 +124,7 @@ func (s *rwSync) TryAcquireShared(t *thread.Thread, _ int64) int64 {
 func (s *rwSync) tryRead(t *thread.Thread) bool {
 	c := s.state.Load()
 	if writeCount(c) != 0 {
-		if s.owner.Load() != t {
+		if s.owner.Load() != t.ThreadID() {
 			return false
 		}
 	} else if s.readerShouldBlock(t) && !s.reads.has(t) {
@@ -154,7 +158,7 @@ func (s *rwSync) ReleaseAll() int64 {
 func (s *rwSync) releaseWrite(n int64) {
 	c := s.state.Load()
 	if writeCount(c) == n {
-		s.owner.Store(nil)
+		s.owner.Store(0)
 	}
 	if writeCount(s.state.Add(-n)) == 0 {
 		s.q.Wake()
@@ -162,7 +166,7 @@ func (s *rwSync) releaseWrite(n int64) {
 }
 
 func (s *rwSync) heldBy(t *thread.Thread) bool {
-	return writeCount(s.state.Load()) != 0 && s.owner.Load() == t
+	return writeCount(s.state.Load()) != 0 && s.owner.Load() == t.ThreadID()
 }
 
 func (s *rwSync) queue() *waitq.Queue { return &s.q }
@@ -327,7 +331,7 @@ func (w *WriteLock) HoldCount() int { return (*ReentrantReadWriteLock)(w).WriteH
 // String returns "WriteLock@<addr>[Unlocked]" or "...[Locked by thread <name>]".
 func (w *WriteLock) String() string {
 	rw := (*ReentrantReadWriteLock)(w)
-	return fmt.Sprintf("WriteLock@%p%s", w, lockState(rw.s.owner.Load(), rw.IsWriteLocked()))
+	return fmt.Sprintf("WriteLock@%p%s", w, lockState(rw.Owner(), rw.IsWriteLocked()))
 }
 
 // IsFair reports whether the lock is fair. It ports isFair().
@@ -359,10 +363,14 @@ func (rw *ReentrantReadWriteLock) WriteHoldCount() int {
 // Owner returns the thread holding the write lock, or nil. It ports getOwner(); deadlock
 // detection follows it from a thread's Blocker.
 func (rw *ReentrantReadWriteLock) Owner() *thread.Thread {
-	if !rw.IsWriteLocked() {
+	id := rw.s.owner.Load()
+	if !rw.IsWriteLocked() || id == 0 {
 		return nil
 	}
-	return rw.s.owner.Load()
+	if t := rw.s.last.Load(); t != nil && t.ThreadID() == id {
+		return t
+	}
+	return nil
 }
 
 // HasQueuedThreads reports whether any thread waits for either lock. It ports
