@@ -9,25 +9,47 @@ import (
 
 // readHolds counts the read holds of each thread on one ReentrantReadWriteLock, for reentrancy,
 // ReadHoldCount and the ownership check of ReadLock.Unlock (Java keeps them in a ThreadLocal
-// HoldCounter).
+// HoldCounter, with the first reader cached in the lock).
 //
-// The first thread to read-lock the lock takes a dedicated slot (first, firstHolds) and keeps it
-// even when its count drops to zero, so a thread that reads repeatedly pays one atomic load and
-// a plain increment, not a second atomic write. firstHolds is touched only by the thread in
-// first. The slot passes to another reader only once its thread has terminated (its last writes
-// happen before its termination, which the new owner observes). Other readers use a map split
-// into shards by thread id, so readers on different shards do not contend. A thread may have
-// holds in both places (it held through the map, then took over the slot); its count is the sum.
+// A few readers get a slot of their own (a thread pointer and a count, on its own cache line):
+// a thread claims a free slot on its first read lock and keeps it even when its count drops to
+// zero, so a thread that reads repeatedly pays a few plain loads and an increment, no atomic
+// write and no lock. A slot's count is touched only by the thread in it. A slot is free when
+// empty or when its thread has terminated (whose last writes happen before its termination,
+// which the next claimant observes). Readers that find no slot use a map split into shards by
+// thread id, and leave it when their count drops to zero, so it holds only current readers. A
+// thread may have holds in both places (it held through the map, then claimed a slot); its
+// count is the sum.
+//
+// Rejected: a map entry per reader kept for good (grows with every thread that ever read, e.g.
+// a million short virtual threads); deleting slots at zero (an atomic pointer store, with its
+// GC write barrier, on every last unlock); one global map (readers contend on its mutex).
 type readHolds struct {
-	first      atomic.Pointer[thread.Thread]
-	firstHolds int32 // touched only by the thread in first
-	shards     [8]holdShard
+	slots  [readSlots]readSlot
+	shards [4]holdShard
+}
+
+const readSlots = 4
+
+type readSlot struct {
+	t     atomic.Pointer[thread.Thread]
+	holds int32 // touched only by the thread in t
+	_     [52]byte
 }
 
 type holdShard struct {
 	mu sync.Mutex
 	m  map[*thread.Thread]int32
-	_  [40]byte
+	_  [48]byte
+}
+
+func (h *readHolds) slot(t *thread.Thread) *readSlot {
+	for i := range h.slots {
+		if h.slots[i].t.Load() == t {
+			return &h.slots[i]
+		}
+	}
+	return nil
 }
 
 func (h *readHolds) shard(t *thread.Thread) *holdShard {
@@ -45,15 +67,15 @@ func (h *readHolds) mapCount(t *thread.Thread) int32 {
 // count returns t's read holds; t must be the current thread.
 func (h *readHolds) count(t *thread.Thread) int {
 	n := int32(0)
-	if h.first.Load() == t {
-		n = h.firstHolds
+	if s := h.slot(t); s != nil {
+		n = s.holds
 	}
 	return int(n + h.mapCount(t))
 }
 
 // has reports whether t, the current thread, holds the read lock.
 func (h *readHolds) has(t *thread.Thread) bool {
-	if h.first.Load() == t && h.firstHolds > 0 {
+	if s := h.slot(t); s != nil && s.holds > 0 {
 		return true
 	}
 	return h.mapCount(t) > 0
@@ -61,14 +83,16 @@ func (h *readHolds) has(t *thread.Thread) bool {
 
 // inc records one more read hold of t, the current thread.
 func (h *readHolds) inc(t *thread.Thread) {
-	f := h.first.Load()
-	if f == t {
-		h.firstHolds++
+	if s := h.slot(t); s != nil {
+		s.holds++
 		return
 	}
-	if (f == nil || f.State() == thread.Terminated) && h.first.CompareAndSwap(f, t) {
-		h.firstHolds = 1
-		return
+	for i := range h.slots {
+		s := &h.slots[i]
+		if o := s.t.Load(); (o == nil || o.State() == thread.Terminated) && s.t.CompareAndSwap(o, t) {
+			s.holds = 1
+			return
+		}
 	}
 	sh := h.shard(t)
 	sh.mu.Lock()
@@ -81,8 +105,8 @@ func (h *readHolds) inc(t *thread.Thread) {
 
 // dec removes one read hold of t, the current thread, and reports false if it had none.
 func (h *readHolds) dec(t *thread.Thread) bool {
-	if h.first.Load() == t && h.firstHolds > 0 {
-		h.firstHolds--
+	if s := h.slot(t); s != nil && s.holds > 0 {
+		s.holds--
 		return true
 	}
 	sh := h.shard(t)
