@@ -101,3 +101,38 @@ func BenchmarkProducerConsumer(b *testing.B) {
 		}
 	}
 }
+
+// The cost of one uncontended Offer and Poll on one thread, against a non-blocking send and
+// receive on a buffered channel: the floor under the producer/consumer figures.
+func BenchmarkOfferPollUncontended(b *testing.B) {
+	b.Run("Chan", func(b *testing.B) {
+		ch := make(chan int, benchCap)
+		for i := 0; b.Loop(); i++ {
+			select {
+			case ch <- i:
+			default:
+			}
+			select {
+			case <-ch:
+			default:
+			}
+		}
+	})
+	for _, qq := range []struct {
+		name string
+		q    queue.BlockingQueue[int]
+	}{
+		{"ArrayBlockingQueue", queue.NewArrayBlockingQueue[int](benchCap, false)},
+		{"LinkedBlockingQueue", queue.NewLinkedBlockingQueue[int](benchCap)},
+		{"LinkedBlockingDeque", queue.NewLinkedBlockingDeque[int](benchCap)},
+		{"PriorityBlockingQueue", queue.NewPriorityBlockingQueue(func(a, b int) int { return a - b })},
+		{"LinkedTransferQueue", queue.NewLinkedTransferQueue[int]()},
+	} {
+		b.Run(qq.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				qq.q.Offer(i)
+				qq.q.Poll()
+			}
+		})
+	}
+}

@@ -14,6 +14,10 @@ import (
 // consumers, as in Java's dual queue; waiters park through [thread.Park] (a virtual thread
 // unmounts), and an interrupt or timeout racing a hand-off never loses or duplicates an element.
 //
+// Take, PollTimeout, Transfer and TryTransferTimeout check the interrupt status on entry, like
+// every waiting call in this package; Java's LinkedTransferQueue.take instead returns an element
+// that is already there even when the thread is interrupted.
+//
 // The zero value is an empty queue, like new LinkedTransferQueue(). A LinkedTransferQueue must
 // not be copied after first use.
 type LinkedTransferQueue[T any] struct {
