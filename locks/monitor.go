@@ -47,7 +47,7 @@ type Monitor struct {
 // thread.PinSynchronized a blocked virtual thread keeps its carrier; otherwise it unmounts.
 func (m *Monitor) Enter() {
 	t := waitq.Current()
-	if !m.s.tryLock(t, false) {
+	if !m.s.tryLock(t, false) && !m.s.spin(t, false) {
 		m.s.q.Acquire(&m.s, 1, false, waitq.Untimed(rt.ParkBlocked, m))
 	}
 	rt.MonitorEntered()

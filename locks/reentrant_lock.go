@@ -39,7 +39,7 @@ func NewReentrantLock(fair bool) *ReentrantLock {
 // panics with ErrMaxCount past 2,147,483,647 holds. It ports ReentrantLock.lock().
 func (l *ReentrantLock) Lock() {
 	t := waitq.Current()
-	if l.s.tryLock(t, l.fair) {
+	if l.s.tryLock(t, l.fair) || l.s.spin(t, l.fair) {
 		return
 	}
 	l.s.q.Acquire(&l.s, 1, false, waitq.Untimed(rt.ParkWaiting, l))
