@@ -90,6 +90,12 @@ func (q *Queue) leaveCond(c *Cond, n *Node) {
 // again as a re-acquirer, so it shows the re-acquire Wait's state (BLOCKED for a monitor) while
 // the signaller still holds the lock, as a notified Object.wait does.
 func (q *Queue) Signal(c *Cond, wake bool) bool {
+	// No waiter, no mutex: waiters join c while holding the lock the signaller holds now, so
+	// the lock orders their join before this load. (Most signals, e.g. a queue's notEmpty on
+	// every put, find nobody waiting.)
+	if c.n.Load() == 0 {
+		return false
+	}
 	q.mu.Lock()
 	for c.head != nil {
 		n := c.head
@@ -113,6 +119,9 @@ func (q *Queue) Signal(c *Cond, wake bool) bool {
 // wake (see Signal). It returns how many were signalled. The caller must hold the lock
 // exclusively.
 func (q *Queue) SignalAll(c *Cond, wake bool) int {
+	if c.n.Load() == 0 { // see Signal
+		return 0
+	}
 	q.mu.Lock()
 	var woken []*thread.Thread
 	k := 0
@@ -136,18 +145,10 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 }
 
 // HasWaiters reports whether any thread waits on c.
-func (q *Queue) HasWaiters(c *Cond) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return c.n > 0
-}
+func (q *Queue) HasWaiters(c *Cond) bool { return c.n.Load() > 0 }
 
 // WaitQueueLength returns the number of threads waiting on c.
-func (q *Queue) WaitQueueLength(c *Cond) int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return c.n
-}
+func (q *Queue) WaitQueueLength(c *Cond) int { return int(c.n.Load()) }
 
 // WaitingThreads returns the threads waiting on c, longest-waiting first.
 func (q *Queue) WaitingThreads(c *Cond) []*thread.Thread {
@@ -170,7 +171,7 @@ func (c *Cond) add(n *Node) {
 		c.tail.cnext = n
 	}
 	c.tail = n
-	c.n++
+	c.n.Add(1)
 }
 
 // remove unlinks n from c, once: Signal and a cancelled waiter may both try.
@@ -190,5 +191,5 @@ func (c *Cond) remove(n *Node) {
 		c.tail = n.cprev
 	}
 	n.cprev, n.cnext = nil, nil
-	c.n--
+	c.n.Add(-1)
 }

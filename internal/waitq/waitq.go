@@ -130,7 +130,7 @@ type Queue struct {
 // the mutex of the Queue it is used with; a Cond must always be used with the same Queue.
 type Cond struct {
 	head, tail *Node
-	n          int
+	n          atomic.Int32 // waiters; written under the queue's mutex, read without it
 }
 
 func (q *Queue) enqueue(n *Node) {
