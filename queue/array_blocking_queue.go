@@ -292,6 +292,33 @@ func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
 	return true
 }
 
+// RemoveIf removes every element for which pred reports true, keeping the others in order, and
+// returns how many it removed; blocked producers are woken for the room made. pred runs with the
+// queue locked and must not use the queue. It ports Collection.removeIf (and, with the
+// matching predicate, removeAll and retainAll).
+func (q *ArrayBlockingQueue[T]) RemoveIf(pred func(T) bool) int {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	n, kept := len(q.items), 0
+	for i := range q.count {
+		if e := q.at(i); !pred(e) {
+			q.items[(q.take+kept)%n] = e
+			kept++
+		}
+	}
+	removed := q.count - kept
+	var zero T
+	for i := kept; i < q.count; i++ {
+		q.items[(q.take+i)%n] = zero
+	}
+	q.count = kept
+	q.put = (q.take + kept) % n
+	if removed > 0 && q.putters.Load() > 0 {
+		q.notFull.SignalAll()
+	}
+	return removed
+}
+
 // ToSlice returns the elements in FIFO order. It ports toArray.
 func (q *ArrayBlockingQueue[T]) ToSlice() []T {
 	q.lock.Lock()

@@ -667,3 +667,32 @@ func TestWaitingVirtualThreadUnmountsSoAnotherCanRunOnTheOnlyCarrier(t *testing.
 		join(t, taker)
 	})
 }
+
+func TestRemoveIfRemovesMatchingElementsAndWakesABlockedPut(t *testing.T) {
+	forEachKind(t, func(t *testing.T, k kind) {
+		q := k.populated(t, 6)
+		var th *thread.Thread
+		if k.blockPut {
+			th = start(true, func() { q.Put(6) })
+			awaitState(t, th, thread.Waiting)
+		}
+		if n := q.RemoveIf(func(e int) bool { return e%2 == 1 }); n != 3 {
+			t.Errorf("RemoveIf removed %d, want 3", n)
+		}
+		if th != nil {
+			join(t, th)
+		} else {
+			q.Put(6)
+		}
+		if n := q.RemoveIf(func(int) bool { return false }); n != 0 {
+			t.Errorf("RemoveIf(false) removed %d", n)
+		}
+		var got []int
+		for e, ok := q.Poll(); ok; e, ok = q.Poll() {
+			got = append(got, e)
+		}
+		if diff := cmp.Diff([]int{0, 2, 4, 6}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}

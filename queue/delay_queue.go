@@ -248,6 +248,19 @@ func (q *DelayQueue[T]) RemoveElement(e T) bool {
 	return true
 }
 
+// RemoveIf removes every element, expired or not, for which pred reports true and returns how
+// many it removed. pred runs with the queue locked and must not use the queue. It ports
+// Collection.removeIf.
+func (q *DelayQueue[T]) RemoveIf(pred func(T) bool) int {
+	q.lockUp(false)
+	defer q.lock.Unlock()
+	n := q.heap.removeIf(pred)
+	if n > 0 {
+		q.available.Signal() // the head may have changed: let the leader re-read its delay
+	}
+	return n
+}
+
 // ToSlice returns every element, expired or not, in the heap's order (not sorted). It ports
 // toArray.
 func (q *DelayQueue[T]) ToSlice() []T {

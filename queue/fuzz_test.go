@@ -168,7 +168,12 @@ func fuzzQueue(t *testing.T, q anyQueue, m *model, data []byte) {
 			if v == 0 {
 				q.Clear()
 				m.items = nil
+				break
 			}
+			pred := func(x int) bool { return x%(v+1) == 0 }
+			n := len(m.items)
+			m.items = slices.DeleteFunc(m.items, pred)
+			check(step, "RemoveIf", q.RemoveIf(pred), n-len(m.items))
 		case 15:
 			got, all := q.ToSlice(), slices.Collect(q.All())
 			if m.prio { // heap order: compare as multisets

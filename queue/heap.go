@@ -1,5 +1,7 @@
 package queue
 
+import "slices"
+
 // binaryHeap is a min-heap under less; the queues that use it guard it with their lock.
 type binaryHeap[T any] struct {
 	items []T
@@ -62,4 +64,14 @@ func (h *binaryHeap[T]) down(i int) {
 		h.items[i], h.items[m] = h.items[m], h.items[i]
 		i = m
 	}
+}
+
+// removeIf deletes the elements satisfying pred and restores the heap order.
+func (h *binaryHeap[T]) removeIf(pred func(T) bool) int {
+	n := len(h.items)
+	h.items = slices.DeleteFunc(h.items, pred)
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	return n - len(h.items)
 }

@@ -23,6 +23,7 @@ type anyQueue interface {
 	Contains(int) bool
 	RemoveElement(int) bool
 	Clear()
+	RemoveIf(func(int) bool) int
 	ToSlice() []int
 	Element() (int, error)
 }
@@ -130,6 +131,9 @@ func (a *delayAdapter) Len() int                 { return a.q.Len() }
 func (a *delayAdapter) Contains(e int) bool      { return a.q.Contains(expiredInt(e)) }
 func (a *delayAdapter) RemoveElement(e int) bool { return a.q.RemoveElement(expiredInt(e)) }
 func (a *delayAdapter) Clear()                   { a.q.Clear() }
+func (a *delayAdapter) RemoveIf(pred func(int) bool) int {
+	return a.q.RemoveIf(func(e expiredInt) bool { return pred(int(e)) })
+}
 func (a *delayAdapter) ToSlice() []int {
 	var s []int
 	for _, e := range a.q.ToSlice() {

@@ -386,6 +386,27 @@ func (q *LinkedBlockingDeque[T]) RemoveLastOccurrence(e T) bool {
 // RemoveElement is RemoveFirstOccurrence. It ports remove(o).
 func (q *LinkedBlockingDeque[T]) RemoveElement(e T) bool { return q.RemoveFirstOccurrence(e) }
 
+// RemoveIf removes every element for which pred reports true, keeping the others in order, and
+// returns how many it removed; blocked producers are woken for the room made. pred runs with the
+// deque locked and must not use the deque. It ports Collection.removeIf.
+func (q *LinkedBlockingDeque[T]) RemoveIf(pred func(T) bool) int {
+	q.lockUp(false)
+	defer q.lock.Unlock()
+	s := q.items.slice()
+	kept := slices.DeleteFunc(slices.Clone(s), pred)
+	if len(kept) == len(s) {
+		return 0
+	}
+	q.items.clear()
+	for _, e := range kept {
+		q.items.pushBack(e)
+	}
+	if q.putters.Load() > 0 {
+		q.notFull.SignalAll()
+	}
+	return len(s) - len(kept)
+}
+
 // ToSlice returns the elements from head to tail. It ports toArray.
 func (q *LinkedBlockingDeque[T]) ToSlice() []T {
 	q.lockUp(false)

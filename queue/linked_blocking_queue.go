@@ -380,6 +380,36 @@ func (q *LinkedBlockingQueue[T]) RemoveElement(e T) bool {
 	return false
 }
 
+// RemoveIf removes every element for which pred reports true, keeping the others in order, and
+// returns how many it removed; blocked producers are woken for the room made. pred runs with the
+// queue locked and must not use the queue. It ports Collection.removeIf (and, with the
+// matching predicate, removeAll and retainAll).
+func (q *LinkedBlockingQueue[T]) RemoveIf(pred func(T) bool) int {
+	q.fullyLock()
+	defer q.fullyUnlock()
+	removed := 0
+	for trail, p := q.head, q.head.next; p != nil; p = p.next {
+		if !pred(p.item) {
+			trail = p
+			continue
+		}
+		var zero T
+		p.item = zero
+		trail.next = p.next
+		if q.last == p {
+			q.last = trail
+		}
+		removed++
+	}
+	if removed > 0 {
+		q.count.Add(int64(-removed))
+		if q.putters.Load() > 0 {
+			q.notFull.SignalAll()
+		}
+	}
+	return removed
+}
+
 // ToSlice returns the elements in FIFO order. It ports toArray.
 func (q *LinkedBlockingQueue[T]) ToSlice() []T {
 	q.fullyLock()

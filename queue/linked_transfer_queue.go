@@ -190,6 +190,13 @@ func (q *LinkedTransferQueue[T]) RemoveElement(e T) bool {
 	return len(q.q.removeData(func(x T) bool { return q.equal(x, e) }, false, nil)) > 0
 }
 
+// RemoveIf removes every element for which pred reports true, keeping the others in order, and
+// returns how many it removed; producers waiting in Transfer for them return as if consumed. pred
+// runs with the queue locked and must not use the queue. It ports Collection.removeIf.
+func (q *LinkedTransferQueue[T]) RemoveIf(pred func(T) bool) int {
+	return len(q.q.removeData(pred, true, nil))
+}
+
 // ToSlice returns the elements in FIFO order. It ports toArray.
 func (q *LinkedTransferQueue[T]) ToSlice() []T {
 	if s := q.q.dataItems(); s != nil {

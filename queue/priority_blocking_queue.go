@@ -195,6 +195,14 @@ func (q *PriorityBlockingQueue[T]) RemoveElement(e T) bool {
 	return true
 }
 
+// RemoveIf removes every element for which pred reports true and returns how many it removed.
+// pred runs with the queue locked and must not use the queue. It ports Collection.removeIf.
+func (q *PriorityBlockingQueue[T]) RemoveIf(pred func(T) bool) int {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return q.heap.removeIf(pred)
+}
+
 // ToSlice returns the elements in the heap's order (not sorted), as Java's toArray.
 func (q *PriorityBlockingQueue[T]) ToSlice() []T {
 	q.lock.Lock()

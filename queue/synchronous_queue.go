@@ -123,6 +123,9 @@ func (s *SynchronousQueue[T]) Contains(T) bool { return false }
 // RemoveElement always reports false. It ports remove(o).
 func (s *SynchronousQueue[T]) RemoveElement(T) bool { return false }
 
+// RemoveIf removes nothing and returns 0. It ports Collection.removeIf.
+func (s *SynchronousQueue[T]) RemoveIf(func(T) bool) int { return 0 }
+
 // Clear does nothing. It ports clear.
 func (s *SynchronousQueue[T]) Clear() {}
 
