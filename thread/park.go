@@ -34,6 +34,11 @@ const (
 	phaseParked  = 1
 	phaseResumed = 2
 	phaseMask    = 3
+	// How the thread waits, recorded in the park word itself so that a waker acts on the park it
+	// won and not on a later one (the fields of t may already describe the next park).
+	flagTimed   = 4 // waits on its timer: a waker fires the timer
+	flagUnmount = 8 // gave up its carrier: a waker queues it on the scheduler
+	seqShift    = 4
 )
 
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
@@ -43,26 +48,42 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if t.permit.CompareAndSwap(true, false) || t.interrupted.Load() || timeout == 0 {
 		return
 	}
-	if t.resume == nil {
-		t.resume = make(chan *carrier.Slot, 1)
-	}
+	t.armWake()
 	slot := t.slot.Load()
 	pinnedBy := ""
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
 		pinnedBy = t.pinnedBy(reason)
 	}
 	unmount := t.virtual && slot != nil && pinnedBy == ""
-	t.parkUnmount = unmount
 	t.parkReason = reason
 	if blocker != nil {
-		t.blocker.Store(blockerBox{blocker})
+		t.blocker.Store(&blockerBox{blocker})
 	}
 	t.state.Store(int32(st))
-	seq := t.park.Load()>>2 + 1
-	parked := seq<<2 | phaseParked
+	var deadline int64
+	timed := timeout > 0
+	if timed {
+		deadline = nanotime() + int64(timeout)
+		if t.timer == nil {
+			t.timer = time.NewTimer(timeout)
+		} else {
+			t.timer.Reset(timeout)
+		}
+	}
+	seq := t.park.Load()>>seqShift + 1
+	parked := seq<<seqShift | phaseParked
+	if timed {
+		parked |= flagTimed
+	}
+	if unmount {
+		parked |= flagUnmount
+	}
 	t.park.Store(parked)
 	if t.permit.Load() || t.interrupted.Load() {
-		if t.park.CompareAndSwap(parked, seq<<2|phaseRunning) {
+		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
+			if timed {
+				t.timer.Stop()
+			}
 			t.permit.Store(false)
 			t.afterPark(blocker)
 			return
@@ -70,10 +91,6 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		// a waker won: it will hand us our way back; wait for it as usual
 	}
 
-	var timer *time.Timer
-	if timeout > 0 {
-		timer = time.AfterFunc(timeout, func() { t.resumeIf(parked) })
-	}
 	var start time.Time
 	var compensated bool
 	if unmount {
@@ -89,7 +106,15 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		}
 	}
 
-	s := <-t.resume
+	var s *carrier.Slot
+	if timed {
+		t.awaitTimer(parked, deadline)
+		if unmount {
+			s = t.remount()
+		}
+	} else {
+		s = t.awaitWake()
+	}
 
 	if unmount {
 		t.sched.parked.Add(-1)
@@ -100,10 +125,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 			slot.Pool().EndCompensate()
 		}
 	}
-	if timer != nil {
-		timer.Stop()
-	}
-	t.park.Store(seq << 2)
+	t.park.Store(seq << seqShift)
 	t.permit.Store(false)
 	t.afterPark(blocker)
 	if pinnedBy != "" {
@@ -114,7 +136,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 func (t *Thread) afterPark(blocker any) {
 	t.state.Store(int32(Runnable))
 	if blocker != nil {
-		t.blocker.Store(blockerBox{})
+		t.blocker.Store(nil)
 	}
 }
 
@@ -138,17 +160,97 @@ func (t *Thread) resumeIf(parked uint64) bool {
 	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
 		return false
 	}
-	if t.parkUnmount {
+	if parked&flagTimed != 0 {
+		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
+		t.timer.Reset(0)
+	} else if parked&flagUnmount != 0 {
 		if err := t.sched.pool.Submit(t); err != nil {
 			// the scheduler was closed while t was parked; Close waits for live threads, so this
 			// cannot happen unless the pool was closed behind the scheduler's back
 			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
 		}
 	} else {
-		t.resume <- nil
+		t.wake(nil)
 	}
 	return true
 }
+
+// The wake hand-off. A parked goroutine blocks in t.wakeMu.Lock() on a mutex it locked itself
+// beforehand (armWake), and the one waker that won the park word stores the carrier (or nil) in
+// t.handoff and unlocks the mutex; the parked goroutine then holds the mutex again, armed for the
+// next park. A sync.Mutex may be unlocked by another goroutine, its slow path parks on a runtime
+// semaphore, and it costs no allocation, where a channel per thread would cost ~100 bytes and an
+// allocation per virtual thread. Exactly one unlock per armed lock is guaranteed by the CAS on the
+// park word (an unlock of an unlocked mutex would be fatal).
+
+func (t *Thread) armWake() {
+	if !t.armed {
+		t.wakeMu.Lock()
+		t.armed = true
+	}
+}
+
+func (t *Thread) awaitWake() *carrier.Slot {
+	t.wakeMu.Lock()
+	s := t.handoff
+	t.handoff = nil
+	return s
+}
+
+func (t *Thread) wake(s *carrier.Slot) {
+	t.handoff = s
+	t.wakeMu.Unlock()
+}
+
+// Timed parks wait on the thread's own timer channel instead of the wake mutex, so a timeout
+// readies the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc
+// would start a goroutine per firing, and allocate a timer per park). A waker that wins the park
+// word fires the timer at once with Reset(0). The thread then re-mounts itself (remount).
+//
+// A firing can be stale: a waker of an earlier park may call Reset(0) late, after the thread has
+// already re-armed the timer for a later park. awaitTimer therefore trusts only the park word and
+// the clock: woken before its deadline with the word still parked, it re-arms for the time left
+// and, since a waker may have won in between, looks at the word again before waiting.
+
+// awaitTimer waits until the park with word parked is resumed by a waker, or its deadline
+// passes (then it resumes the park itself).
+func (t *Thread) awaitTimer(parked uint64, deadline int64) {
+	resumed := parked&^phaseMask | phaseResumed
+	for {
+		<-t.timer.C
+		if t.park.Load() == resumed {
+			return
+		}
+		left := deadline - nanotime()
+		if left <= 0 {
+			t.park.CompareAndSwap(parked, resumed) // else a waker just won: resumed either way
+			return
+		}
+		t.timer.Reset(time.Duration(left))
+		if t.park.Load() == resumed {
+			t.timer.Stop()
+			return
+		}
+	}
+}
+
+// remount gets a carrier for the current thread after an unmounted timed park: an idle one at
+// once, or one handed over in FIFO order after the threads already queued.
+func (t *Thread) remount() *carrier.Slot {
+	p := t.sched.pool
+	if s := p.TryAcquire(); s != nil {
+		return s
+	}
+	if err := p.Submit(t); err != nil {
+		panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
+	}
+	return t.awaitWake()
+}
+
+var clockBase = time.Now()
+
+// nanotime is monotonic nanoseconds since the package started.
+func nanotime() int64 { return int64(time.Since(clockBase)) }
 
 // unpark makes t's permit available and resumes t if it is parked.
 func (t *Thread) unpark() {
@@ -162,7 +264,7 @@ func (t *Thread) unpark() {
 // goroutine; a resumption is handed the carrier.
 func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	if t.hasRun {
-		t.resume <- s
+		t.wake(s)
 		return nil, false
 	}
 	t.hasRun = true
@@ -279,15 +381,13 @@ func Yield() {
 		runtimeGosched()
 		return
 	}
-	if t.resume == nil {
-		t.resume = make(chan *carrier.Slot, 1)
-	}
+	t.armWake()
 	t.slot.Store(nil)
 	if !s.Pool().Yield(s, t) {
 		t.slot.Store(s)
 		return
 	}
-	t.slot.Store(<-t.resume)
+	t.slot.Store(t.awaitWake())
 }
 
 // Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
@@ -313,9 +413,7 @@ func Blocking(fn func()) {
 		fn()
 		return
 	}
-	if t.resume == nil {
-		t.resume = make(chan *carrier.Slot, 1)
-	}
+	t.armWake()
 	t.slot.Store(nil)
 	p := s.Pool()
 	p.Release(s)
@@ -325,7 +423,7 @@ func Blocking(fn func()) {
 			if err := p.Submit(t); err != nil {
 				panic(err)
 			}
-			s = <-t.resume
+			s = t.awaitWake()
 		}
 		t.slot.Store(s)
 	}()

@@ -69,6 +69,10 @@ type SchedulerOptions struct {
 	TracePinned string
 	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK).
 	TraceOutput io.Writer
+	// ProfilerLabels sets pprof labels (loom.thread, loom.name) on the goroutine of every virtual
+	// thread that parks, so Go's goroutine profiles name the threads. It costs about a microsecond
+	// and some garbage per thread, so it is off by default (LOOM_OPTS: -Dloom.profilerLabels=true).
+	ProfilerLabels bool
 }
 
 // Scheduler is a pool of carriers that runs virtual threads, as the JDK's ForkJoinPool-based
@@ -149,6 +153,8 @@ func OptionsFromJavaProperties(env string) SchedulerOptions {
 			if v == "synchronized" {
 				o.Pinning = PinSynchronized
 			}
+		case "loom.profilerLabels":
+			o.ProfilerLabels = v == "true"
 		case "loom.pinnedThreshold":
 			if d, err := time.ParseDuration(v); err == nil {
 				o.PinnedThreshold = d
@@ -322,7 +328,7 @@ func (s *Scheduler) trace(t *Thread, reason string, stack []byte) {
 // labelGoroutine sets pprof labels on a virtual thread's goroutine when it first parks, so Go's
 // goroutine profiles (and the thread dump) show which thread each parked goroutine is.
 func (t *Thread) labelGoroutine() {
-	if t.labelled {
+	if t.labelled || !t.sched.opts.ProfilerLabels {
 		return
 	}
 	t.labelled = true

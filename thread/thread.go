@@ -34,20 +34,22 @@ type Thread struct {
 	started     atomic.Bool
 	interrupted atomic.Bool
 	permit      atomic.Bool
-	park        atomic.Uint64 // parkSeq<<2 | parkPhase; see park.go
+	park        atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
 
 	// Fields touched only by the thread itself (or before it starts).
-	gid         int64
-	hasRun      bool               // the task has begun: a queued t is a resumption, not a new task
-	parkUnmount bool               // the current park released the carrier
-	pinDepth    int32              // nesting of Native
-	monitors    int32              // monitors held (locks.Monitor)
-	parkReason  int                // rt.Park* reason of the current park
-	labelled    bool               // pprof labels set on the goroutine
-	resume      chan *carrier.Slot // hand-off of a carrier (or nil) to a parked goroutine
-	slot        atomic.Pointer[carrier.Slot]
-	blocker     atomic.Value // what the thread is parked on (LockSupport.getBlocker)
-	data        rt.Data
+	gid        int64
+	hasRun     bool          // the task has begun: a queued t is a resumption, not a new task
+	pinDepth   int32         // nesting of Native
+	monitors   int32         // monitors held (locks.Monitor)
+	parkReason int           // rt.Park* reason of the current park
+	labelled   bool          // pprof labels set on the goroutine
+	wakeMu     sync.Mutex    // locked while armed: a parked goroutine blocks locking it again
+	armed      bool          // wakeMu is held by the thread
+	handoff    *carrier.Slot // the carrier handed to a woken goroutine (nil: keep none)
+	timer      *time.Timer   // timed parks wait on its channel; made once, reused
+	slot       atomic.Pointer[carrier.Slot]
+	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
+	data       rt.Data
 
 	mu      sync.Mutex
 	joiners []*Thread
@@ -164,7 +166,7 @@ func (t *Thread) Interrupt() {
 // Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports
 // LockSupport.getBlocker.
 func (t *Thread) Blocker() any {
-	if b, ok := t.blocker.Load().(blockerBox); ok {
+	if b := t.blocker.Load(); b != nil {
 		return b.v
 	}
 	return nil
