@@ -1,7 +1,9 @@
 package queue
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/rt"
@@ -31,9 +33,12 @@ type dualNode[T any] struct {
 	item       T
 	data       bool           // carries an element, rather than asking for one
 	waiter     *thread.Thread // nil: an element left by Put, nobody waits for it
-	matched    bool           // set (under mu) by the matcher; the node is off the list
+	matched    atomic.Bool    // set (under mu) by the matcher; the node is off the list
 	prev, next *dualNode[T]
 }
+
+// spinsBeforePark is how many times a waiter checks for a match before it parks.
+const spinsBeforePark = 64
 
 // how an operation that finds no match proceeds
 const (
@@ -93,7 +98,7 @@ func complete[T any](n *dualNode[T], e T, data bool) (T, *thread.Thread) {
 		var zero T
 		n.item = zero
 	}
-	n.matched = true
+	n.matched.Store(true)
 	return got, n.waiter
 }
 
@@ -144,6 +149,13 @@ func (q *dualQueue[T]) xfer(e T, data bool, how int, d time.Duration, lifo bool,
 	if how == xferTimed {
 		end = time.Now().Add(d)
 	}
+	// Spin briefly before parking, as Java's dual queues do: a partner on another carrier often
+	// arrives within a microsecond, and parking and resuming a virtual thread costs more.
+	for i := 0; i < spinsBeforePark && !n.matched.Load(); i++ {
+		if i%16 == 15 {
+			runtime.Gosched()
+		}
+	}
 	for {
 		timeout := time.Duration(-1)
 		if how == xferTimed {
@@ -155,7 +167,7 @@ func (q *dualQueue[T]) xfer(e T, data bool, how int, d time.Duration, lifo bool,
 			rt.Park(timeout, rt.ParkWaiting, blocker)
 		}
 		q.mu.Lock()
-		if n.matched {
+		if n.matched.Load() {
 			got := n.item
 			n.item = zero
 			q.mu.Unlock()
