@@ -154,3 +154,25 @@ func BenchmarkContendedReentrantLockVirtual(b *testing.B) {
 		th.Join()
 	}
 }
+
+// The same uncontended loops on a virtual thread (Monitor then also keeps the core's count of
+// monitors held, for the pinning simulation).
+func BenchmarkUncontendedReentrantLockOnVirtualThread(b *testing.B) {
+	var l locks.ReentrantLock
+	thread.StartVirtualThread(func() {
+		for b.Loop() {
+			l.Lock()
+			l.Unlock()
+		}
+	}).Join()
+}
+
+func BenchmarkUncontendedMonitorOnVirtualThread(b *testing.B) {
+	var m locks.Monitor
+	thread.StartVirtualThread(func() {
+		for b.Loop() {
+			m.Enter()
+			m.Exit()
+		}
+	}).Join()
+}

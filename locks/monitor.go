@@ -50,14 +50,29 @@ func (m *Monitor) Enter() {
 	if !m.s.tryLock(t, false) && !m.s.spin(t, false) {
 		m.s.q.Acquire(&m.s, 1, false, waitq.Untimed(rt.ParkBlocked, m))
 	}
-	rt.MonitorEntered()
+	entered(t)
+}
+
+// entered and exited keep the core's count of monitors a virtual thread holds, which decides
+// whether its parks pin under PinSynchronized. Platform threads never pin, so they skip the
+// hook (which looks the current thread up again, as much as the rest of Enter costs).
+func entered(t *thread.Thread) {
+	if t.IsVirtual() {
+		rt.MonitorEntered()
+	}
+}
+
+func exited(t *thread.Thread) {
+	if t.IsVirtual() {
+		rt.MonitorExited()
+	}
 }
 
 // TryEnter acquires the monitor only if it is free or already held by the current thread, and
 // reports whether it did. It never blocks.
 func (m *Monitor) TryEnter() bool {
-	if m.s.tryLock(waitq.Current(), false) {
-		rt.MonitorEntered()
+	if t := waitq.Current(); m.s.tryLock(t, false) {
+		entered(t)
 		return true
 	}
 	return false
@@ -67,8 +82,9 @@ func (m *Monitor) TryEnter() bool {
 // hold is released, and a thread blocked in Enter is then woken. It panics with
 // ErrIllegalMonitorState if the current thread does not hold the monitor.
 func (m *Monitor) Exit() {
-	m.s.release(waitq.Current())
-	rt.MonitorExited()
+	t := waitq.Current()
+	m.s.release(t)
+	exited(t)
 }
 
 // Synchronized runs fn holding the monitor, as a synchronized (obj) { ... } block: Enter, fn,
