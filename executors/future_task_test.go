@@ -303,3 +303,25 @@ func TestFutureStateString(t *testing.T) {
 		}
 	}
 }
+
+func TestTimedGetCancellation(t *testing.T) {
+	f := executors.NewFutureTask(func() (int, error) { return 1, nil })
+	var got error
+	waiter := thread.OfVirtual().Start(func() { _, got = f.GetTimeout(time.Hour) })
+	for waiter.State() != thread.TimedWaiting {
+		time.Sleep(time.Millisecond)
+	}
+	f.Cancel(false)
+	waiter.Join()
+	if !errors.Is(got, executors.ErrCancelled) {
+		t.Fatalf("timed Get = %v, want ErrCancelled", got)
+	}
+}
+
+func TestCompletedWithZeroResultIsSuccess(t *testing.T) {
+	f := executors.NewFutureTask(func() (*int, error) { return nil, nil })
+	f.Run()
+	if f.State() != executors.Success || f.ResultNow() != nil {
+		t.Fatalf("state %v", f.State())
+	}
+}

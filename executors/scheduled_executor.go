@@ -190,6 +190,17 @@ func (s *ScheduledThreadPoolExecutor) SetExecuteExistingDelayedTasksAfterShutdow
 // it stays until it is due, then is dropped).
 func (s *ScheduledThreadPoolExecutor) SetRemoveOnCancelPolicy(on bool) { s.removeOnCancel.Store(on) }
 
+// Purge removes the cancelled tasks from the queue at once (they would otherwise stay until
+// due). It ports ThreadPoolExecutor.purge.
+func (s *ScheduledThreadPoolExecutor) Purge() {
+	for _, t := range s.dq.snapshot() {
+		if t.done() {
+			s.dq.remove(t)
+		}
+	}
+	s.tryTerminate()
+}
+
 func (s *ScheduledThreadPoolExecutor) canRunInCurrentRunState(t delayed) bool {
 	rs := s.runState()
 	if rs == rsRunning {

@@ -288,3 +288,50 @@ func TestScheduledPoolIsCoreSized(t *testing.T) {
 	}
 	g.release()
 }
+
+func TestPurgeRemovesCancelledTasks(t *testing.T) {
+	s := newScheduled(1)
+	defer stopNow(s) // Close would wait an hour for the delayed tasks, as in Java
+	var fs []executors.ScheduledFuture[struct{}]
+	for range 5 {
+		f, _ := s.Schedule(func() {}, time.Hour)
+		fs = append(fs, f)
+	}
+	fs[1].Cancel(false)
+	fs[3].Cancel(true)
+	if s.Queue().Len() != 5 {
+		t.Fatalf("queued %d", s.Queue().Len())
+	}
+	s.Purge()
+	if s.Queue().Len() != 3 {
+		t.Fatalf("after Purge: queued %d, want 3", s.Queue().Len())
+	}
+}
+
+func TestDelayQueueAsBlockingQueue(t *testing.T) {
+	s := newScheduled(1)
+	defer stopNow(s) // Close would wait an hour for the delayed tasks, as in Java
+	s.Schedule(func() {}, time.Hour)
+	q := s.Queue()
+	if _, ok := q.Peek(); !ok || q.Len() != 1 {
+		t.Fatal("Peek finds nothing")
+	}
+	if _, ok := q.Poll(); ok {
+		t.Fatal("Poll returned a task that is not due")
+	}
+	if got := q.DrainTo(nil, 10); len(got) != 0 {
+		t.Fatal("DrainTo moved a task that is not due")
+	}
+	n := 0
+	for range q.All() {
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("All yielded %d", n)
+	}
+}
+
+func stopNow(s *executors.ScheduledThreadPoolExecutor) {
+	s.ShutdownNow()
+	s.AwaitTermination(5 * time.Second)
+}

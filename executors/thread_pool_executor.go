@@ -272,7 +272,7 @@ func (e *ThreadPoolExecutor) startWorker(first func()) (bool, error) {
 	e.mu.Lock()
 	f := e.factory
 	e.mu.Unlock()
-	t := f.NewThread(w.run)
+	t := e.newThread(f, w)
 	if t == nil {
 		e.addWorkerFailed(nil)
 		return false, nil
@@ -295,6 +295,20 @@ func (e *ThreadPoolExecutor) startWorker(first func()) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// newThread asks f for w's thread. If f panics, the reservation is released before the panic
+// goes on to the caller of Execute (as Java's addWorker does in its finally block).
+func (e *ThreadPoolExecutor) newThread(f thread.Factory, w *worker) *thread.Thread {
+	ok := false
+	defer func() {
+		if !ok {
+			e.addWorkerFailed(nil)
+		}
+	}()
+	t := f.NewThread(w.run)
+	ok = true
+	return t
 }
 
 func (e *ThreadPoolExecutor) addWorkerFailed(w *worker) {

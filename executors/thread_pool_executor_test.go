@@ -465,3 +465,52 @@ func TestThreadPoolWithArrayBlockingQueueSaturates(t *testing.T) {
 		t.Fatalf("Execute = %v", err)
 	}
 }
+
+// failingFactory returns nil for every other thread (TCK's FailingThreadFactory).
+type failingFactory struct {
+	n     atomic.Int32
+	inner thread.Factory
+}
+
+func (f *failingFactory) NewThread(task func()) *thread.Thread {
+	if f.n.Add(1)%2 == 0 {
+		return nil
+	}
+	return f.inner.NewThread(task)
+}
+
+func TestFailingThreadFactoryPoolKeepsWorking(t *testing.T) {
+	p := executors.NewThreadPoolExecutor(10, 10, time.Second, linkedQ(0),
+		executors.WithThreadFactory(&failingFactory{inner: thread.OfVirtual().Factory()}))
+	var n atomic.Int32
+	for range 100 {
+		if err := p.Execute(func() { n.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Close()
+	if n.Load() != 100 {
+		t.Fatalf("ran %d of 100", n.Load())
+	}
+}
+
+type panickingFactory struct{}
+
+func (panickingFactory) NewThread(func()) *thread.Thread { panic("factory broke") }
+
+func TestPanickingThreadFactoryReleasesWorkerSlot(t *testing.T) {
+	p := executors.NewThreadPoolExecutor(1, 1, 0, linkedQ(0), executors.WithThreadFactory(panickingFactory{}))
+	func() {
+		defer func() { recover() }()
+		p.Execute(func() {})
+	}()
+	p.SetThreadFactory(thread.OfVirtual().Factory())
+	f, err := executors.Submit(p, func() (int, error) { return 1, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.Get(); v != 1 {
+		t.Fatal("pool did not recover from the factory's panic")
+	}
+	p.Close()
+}
