@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"text/tabwriter"
 	"time"
 
@@ -122,8 +123,16 @@ func demoCmd(args []string, stdout, stderr io.Writer) error {
 	if err := demo.WriteTable(stdout, res); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v; platform thread limit %d%s.\n", total.Seconds(), *scale, thread.PlatformThreadLimit(), limitNote(*limit))
+	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %d%s.\n",
+		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), thread.PlatformThreadLimit(), limitNote(*limit))
 	return err
+}
+
+func loadNote() string {
+	if l := demo.LoadAverage(); l >= 0 {
+		return fmt.Sprintf(", load average %.1f", l)
+	}
+	return ""
 }
 
 func limitNote(limit int) string {

@@ -176,6 +176,7 @@ func Select(only string) ([]Experiment, error) {
 // Run runs the experiments one after the other and returns their results.
 func Run(c *Config, exps []Experiment) []Result {
 	var res []Result
+	base := osThreads()
 	for i, e := range exps {
 		if c.Progress != nil {
 			c.mu.Lock()
@@ -197,9 +198,16 @@ func Run(c *Config, exps []Experiment) []Result {
 		}
 		c.logf("-> %s (%s) in %.1f s", verdictWord(r.Same), r.Verdict, r.Seconds)
 		res = append(res, r)
-		runtime.GC() // leave the next experiment a clean heap
+		quiesce(base)
 	}
 	return res
+}
+
+// quiesce leaves the next experiment a quiet process: a collected heap, and the OS threads of
+// the platform threads that just ended gone (they exit after their tasks; give them up to 10 s).
+func quiesce(baseThreads int) {
+	runtime.GC()
+	waitFor(10*time.Second, func() bool { return osThreads() <= baseThreads+16 })
 }
 
 // runOne runs e, turning a panic into an error outcome so that one broken experiment does not
@@ -264,6 +272,7 @@ type Report struct {
 	NumCPU      int      `json:"num_cpu"`
 	GOMAXPROCS  int      `json:"gomaxprocs"`
 	Scale       float64  `json:"scale"`
+	LoadAverage float64  `json:"load_average"` // 1-minute load average at the end; -1 if unknown
 	Seconds     float64  `json:"seconds"`
 	Same        int      `json:"same_shape"`
 	Experiments []Result `json:"experiments"`
@@ -274,7 +283,7 @@ func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error 
 	rep := Report{
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Scale: c.scale(), Seconds: total.Seconds(), Experiments: res,
+		Scale: c.scale(), LoadAverage: LoadAverage(), Seconds: total.Seconds(), Experiments: res,
 	}
 	for _, r := range res {
 		if r.Same {

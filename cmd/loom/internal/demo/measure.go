@@ -126,3 +126,21 @@ func waitFor(d time.Duration, cond func() bool) bool {
 	}
 	return true
 }
+
+// LoadAverage returns the machine's 1-minute load average (Linux /proc/loadavg), or -1: how
+// many other runnable processes shared the CPUs while the experiments ran.
+func LoadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
