@@ -190,3 +190,48 @@ func ExampleReentrantReadWriteLock() {
 	// Go false 1
 	// Go true
 }
+
+// Three workers meet at a barrier after each phase; the last to arrive runs the barrier action.
+func ExampleCyclicBarrier() {
+	phase := 0
+	barrier := locks.NewCyclicBarrier(3, func() {
+		phase++
+		fmt.Println("phase", phase, "done")
+	})
+	var ths []*thread.Thread
+	for range 3 {
+		ths = append(ths, thread.StartVirtualThread(func() {
+			for range 2 {
+				if _, err := barrier.Await(); err != nil {
+					fmt.Println(err)
+				}
+			}
+		}))
+	}
+	for _, th := range ths {
+		th.Join()
+	}
+	// Output:
+	// phase 1 done
+	// phase 2 done
+}
+
+// An interrupt makes a waiting LockInterruptibly give up, as InterruptedException does in Java.
+func ExampleReentrantLock_lockInterruptibly() {
+	var lock locks.ReentrantLock
+	lock.Lock()
+	waiter := thread.StartVirtualThread(func() {
+		if err := lock.LockInterruptibly(); err != nil {
+			fmt.Println("gave up:", err)
+			return
+		}
+		lock.Unlock()
+	})
+	for !lock.HasQueuedThread(waiter) {
+		thread.Sleep(time.Millisecond)
+	}
+	waiter.Interrupt()
+	waiter.Join()
+	lock.Unlock()
+	// Output: gave up: thread: interrupted
+}
