@@ -2,6 +2,7 @@ package thread
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/carrier"
@@ -36,16 +37,30 @@ const (
 	phaseMask    = 3
 	// How the thread waits, recorded in the park word itself so that a waker acts on the park it
 	// won and not on a later one (the fields of t may already describe the next park).
-	flagTimed   = 4 // waits on its timer: a waker fires the timer
-	flagUnmount = 8 // gave up its carrier: a waker queues it on the scheduler
-	seqShift    = 4
+	flagTimed   = 4  // waits on its timer: a waker fires the timer
+	flagUnmount = 8  // gave up its carrier: a waker queues it on the scheduler
+	flagMonitor = 16 // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
+	flagNoIntr  = 32 // monitor entry: an interrupt does not wake it
+	seqShift    = 6
 )
+
+// permitFor returns the permit a park with the given reason consumes: LockSupport's permit for
+// ordinary parks, and a separate one for monitor entry and Object.wait, which in Java neither
+// consume nor grant the park permit.
+func (t *Thread) permitFor(reason int) *atomic.Bool {
+	if reason == rt.ParkWaiting {
+		return &t.permit
+	}
+	return &t.mpermit
+}
 
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
 // interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
-	if t.permit.CompareAndSwap(true, false) || t.interrupted.Load() || timeout == 0 {
+	permit := t.permitFor(reason)
+	interruptible := reason != rt.ParkBlocked // monitor entry ignores interrupts, as in Java
+	if permit.CompareAndSwap(true, false) || interruptible && t.interrupted.Load() || timeout == 0 {
 		return
 	}
 	t.armWake()
@@ -78,13 +93,19 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if unmount {
 		parked |= flagUnmount
 	}
+	if reason != rt.ParkWaiting {
+		parked |= flagMonitor
+	}
+	if !interruptible {
+		parked |= flagNoIntr
+	}
 	t.park.Store(parked)
-	if t.permit.Load() || t.interrupted.Load() {
+	if permit.Load() || interruptible && t.interrupted.Load() {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			if timed {
 				t.timer.Stop()
 			}
-			t.permit.Store(false)
+			permit.Store(false)
 			t.afterPark(blocker)
 			return
 		}
@@ -126,7 +147,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		}
 	}
 	t.park.Store(seq << seqShift)
-	t.permit.Store(false)
+	permit.Store(false)
 	t.afterPark(blocker)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
@@ -252,10 +273,26 @@ var clockBase = time.Now()
 // nanotime is monotonic nanoseconds since the package started.
 func nanotime() int64 { return int64(time.Since(clockBase)) }
 
-// unpark makes t's permit available and resumes t if it is parked.
+// unpark makes t's permit available and resumes t if it is parked (but not in a monitor).
 func (t *Thread) unpark() {
 	t.permit.Store(true)
-	if v := t.park.Load(); v&phaseMask == phaseParked {
+	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
+		t.resumeIf(v)
+	}
+}
+
+// unparkMonitor makes t's monitor permit available and resumes t if it is parked in a monitor.
+func (t *Thread) unparkMonitor() {
+	t.mpermit.Store(true)
+	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
+		t.resumeIf(v)
+	}
+}
+
+// interruptWake resumes t if it is parked interruptibly, after Interrupt set its status.
+func (t *Thread) interruptWake() {
+	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
+	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
 		t.resumeIf(v)
 	}
 }
@@ -268,10 +305,12 @@ func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 		return nil, false
 	}
 	t.hasRun = true
-	t.gid = gidFunc()
+	gid := gidFunc()
+	t.gid.Store(gid)
 	t.slot.Store(s)
 	t.state.Store(int32(Runnable))
-	register(t.gid, t)
+	register(gid, t)
+	curCache[gid&(cacheSize-1)].Store(t)
 	finished := false
 	defer func() {
 		if !finished {
@@ -287,7 +326,7 @@ func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 
 // finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds.
 func (t *Thread) finish() *carrier.Slot {
-	unregister(t.gid)
+	unregister(t.gid.Load())
 	t.unlabelGoroutine()
 	s := t.slot.Swap(nil)
 	t.terminate()

@@ -123,10 +123,11 @@ func startPlatform(t *Thread) error {
 	t.state.Store(int32(Runnable))
 	go func() {
 		runtime.LockOSThread() // never unlocked: the OS thread ends with the goroutine
-		t.gid = gidFunc()
-		register(t.gid, t)
+		gid := gidFunc()
+		t.gid.Store(gid)
+		register(gid, t)
 		defer func() {
-			unregister(t.gid)
+			unregister(gid)
 			t.terminate()
 			platformLive.Add(-1)
 			if !t.daemon.Load() {

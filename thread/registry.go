@@ -115,11 +115,31 @@ func lookup(gid int64) *Thread {
 // Thread.currentThread().
 func Current() *Thread {
 	gid := gidFunc()
-	if t := lookup(gid); t != nil {
+	c := &curCache[gid&(cacheSize-1)]
+	if t := c.Load(); t != nil && t.gid.Load() == gid && t.State() != Terminated {
 		return t
 	}
-	return attach(gid)
+	t := lookup(gid)
+	if t == nil {
+		t = attach(gid)
+	}
+	c.Store(t)
+	return t
 }
+
+// curCache is a direct-mapped cache in front of the registry: the last thread seen on each
+// goroutine, indexed by goroutine id. Every Park, Lock and thread-local access calls Current, so
+// it must cost a few nanoseconds, not a mutex and a map look-up.
+//
+// Why a hit can be trusted: goroutine ids are never reused, and a goroutine runs one thread at a
+// time. The thread on a goroutine changes only when that thread ends (a virtual thread that ran
+// inline on a dispatching goroutine, after which the next one runs there) or a foreign goroutine
+// detaches; either way the cached thread is TERMINATED, which the look-up checks, and the slow
+// path refreshes the entry. Entries are *Thread (the goroutine id is the thread's own atomic
+// field), so filling the cache allocates nothing.
+const cacheSize = 4096
+
+var curCache [cacheSize]atomic.Pointer[Thread]
 
 var mainThread *Thread
 
@@ -132,7 +152,7 @@ func attach(gid int64) *Thread {
 		t.foreign = true
 		t.name.Store(ptr("Thread-" + itoa(platformNameSeq.Add(1)-1)))
 	}
-	t.gid = gid
+	t.gid.Store(gid)
 	t.state.Store(int32(Runnable))
 	t.started.Store(true)
 	register(gid, t)

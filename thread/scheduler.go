@@ -357,6 +357,13 @@ func rtInit() {
 		}
 		Current().parkFor(d, reason, blocker, st)
 	}
+	rt.Unpark = func(x any, reason int) {
+		if t := x.(*Thread); reason == rt.ParkWaiting {
+			t.unpark()
+		} else {
+			t.unparkMonitor()
+		}
+	}
 	rt.MonitorEntered = func() { Current().monitors++ }
 	rt.MonitorExited = func() { Current().monitors-- }
 	rt.CurrentID = func() int64 { return Current().id }

@@ -33,11 +33,12 @@ type Thread struct {
 	state       atomic.Int32 // State
 	started     atomic.Bool
 	interrupted atomic.Bool
-	permit      atomic.Bool
+	permit      atomic.Bool   // LockSupport's park permit
+	mpermit     atomic.Bool   // the permit of monitor waits (see permitFor)
 	park        atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
 
 	// Fields touched only by the thread itself (or before it starts).
-	gid        int64
+	gid        atomic.Int64  // goroutine the thread runs on (0 until it runs)
 	hasRun     bool          // the task has begun: a queued t is a resumption, not a new task
 	pinDepth   int32         // nesting of Native
 	monitors   int32         // monitors held (locks.Monitor)
@@ -160,7 +161,7 @@ func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
 // sets the status. It ports Thread.interrupt().
 func (t *Thread) Interrupt() {
 	t.interrupted.Store(true)
-	t.unpark()
+	t.interruptWake()
 }
 
 // Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports

@@ -55,6 +55,12 @@ var (
 	// reason; blocker is what the thread waits for (shown by thread dumps and deadlock
 	// detection).
 	Park func(timeout time.Duration, reason int, blocker any)
+	// Unpark wakes t (a *thread.Thread) from a park with the given reason: thread.Unpark for
+	// rt.ParkWaiting; for the monitor reasons it uses a permit of their own, so monitor entry and
+	// wait neither consume nor grant LockSupport's permit (Java: MonitorWaitNotify
+	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes ParkWaiting and
+	// ParkMonitorWait parks but not ParkBlocked ones (monitor entry is not interruptible).
+	Unpark func(t any, reason int)
 	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()

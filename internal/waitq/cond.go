@@ -22,7 +22,7 @@ import (
 // An uninterruptible Await keeps waiting through interrupts and returns with the status set.
 // It does not check the interrupt status on entry (callers do, in Java's order).
 func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool, err error) {
-	n := &Node{t: Current()}
+	n := &Node{t: Current(), reason: w.Reason}
 	q.mu.Lock()
 	c.add(n)
 	q.mu.Unlock()
@@ -105,7 +105,7 @@ func (q *Queue) Signal(c *Cond, wake bool) bool {
 			q.enqueue(n)
 			q.mu.Unlock()
 			if wake {
-				thread.Unpark(n.t)
+				n.unpark()
 			}
 			return true
 		}
@@ -123,7 +123,7 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 		return 0
 	}
 	q.mu.Lock()
-	var woken []*thread.Thread
+	var woken []*Node
 	k := 0
 	for c.head != nil {
 		n := c.head
@@ -133,13 +133,13 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 			q.enqueue(n)
 			k++
 			if wake {
-				woken = append(woken, n.t)
+				woken = append(woken, n)
 			}
 		}
 	}
 	q.mu.Unlock()
-	for _, t := range woken {
-		thread.Unpark(t)
+	for _, n := range woken {
+		n.unpark()
 	}
 	return k
 }

@@ -108,6 +108,7 @@ const (
 type Node struct {
 	t      *thread.Thread
 	shared bool
+	reason int // rt.Park reason of the wait that made it: picks the permit rt.Unpark sets
 
 	// sync queue links, guarded by Queue.mu
 	prev, next *Node
@@ -174,7 +175,7 @@ func (q *Queue) Acquire(s Sync, arg int64, shared bool, w Wait) (bool, error) {
 	if w.Timeout >= 0 {
 		deadline = time.Now().Add(w.Timeout)
 	}
-	n := &Node{t: Current(), shared: shared}
+	n := &Node{t: Current(), shared: shared, reason: w.Reason}
 	q.mu.Lock()
 	q.enqueue(n)
 	q.mu.Unlock()
@@ -194,7 +195,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 		if q.head.Load() == n {
 			if ok, wake := q.tryFirst(n, s, arg); ok {
 				if wake != nil {
-					thread.Unpark(wake.t)
+					wake.unpark()
 				}
 				return true, nil
 			}
@@ -253,7 +254,7 @@ func (q *Queue) cancel(n *Node) {
 	next := q.head.Load()
 	q.mu.Unlock()
 	if first && next != nil {
-		thread.Unpark(next.t)
+		next.unpark()
 	}
 }
 
@@ -267,9 +268,13 @@ func (q *Queue) Wake() {
 	h := q.head.Load()
 	q.mu.Unlock()
 	if h != nil {
-		thread.Unpark(h.t)
+		h.unpark()
 	}
 }
+
+// unpark wakes n's thread with the permit its kind of wait uses: monitor entry and wait neither
+// consume nor grant LockSupport's permit (see rt.Unpark).
+func (n *Node) unpark() { rt.Unpark(n.t, n.reason) }
 
 // HasQueuedThreads reports whether any thread is waiting to acquire.
 func (q *Queue) HasQueuedThreads() bool { return q.head.Load() != nil }
