@@ -41,7 +41,7 @@ func stressThreads(t *testing.T, seed uint64, n int, body func(rng *rand.Rand, i
 // Mutual exclusion and hold counts under every acquire form, with timeouts and interrupts
 // racing, checked at every step.
 func TestStressReentrantLockInvariants(t *testing.T) {
-	for seed := range uint64(6) {
+	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			l := locks.NewReentrantLock(seed%2 == 1)
 			var inside atomic.Int32
@@ -66,7 +66,7 @@ func TestStressReentrantLockInvariants(t *testing.T) {
 				l.Unlock()
 			}
 			stressThreads(t, seed, 10, func(rng *rand.Rand, _ int) {
-				for range 150 {
+				for range 300 {
 					depth := 1 + rng.IntN(3)
 					got := 0
 					for d := 1; d <= depth; d++ {
@@ -115,12 +115,12 @@ func TestStressReentrantLockInvariants(t *testing.T) {
 // one at a time with Signal, while interrupts hit everyone. A lost signal leaves a consumer
 // waiting forever, which join reports.
 func TestStressConditionNoLostSignal(t *testing.T) {
-	for seed := range uint64(6) {
+	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			var l locks.ReentrantLock
 			c := l.NewCondition()
 			tokens, consumed := 0, 0
-			const consumers, each = 5, 40
+			const consumers, each = 5, 100
 			stressThreads(t, seed, 2*consumers, func(rng *rand.Rand, i int) {
 				if i%2 == 0 { // producer
 					for range each {
@@ -172,7 +172,7 @@ func TestStressMonitorNoLostNotify(t *testing.T) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			var m locks.Monitor
 			tokens := 0
-			const consumers, each = 4, 40
+			const consumers, each = 4, 100
 			stressThreads(t, seed, 2*consumers, func(rng *rand.Rand, i int) {
 				if i%2 == 0 {
 					for range each {
@@ -207,13 +207,13 @@ func TestStressMonitorNoLostNotify(t *testing.T) {
 // Permits are conserved: never more in use than exist, all back at the end, with every acquire
 // form, timeouts and interrupts racing.
 func TestStressSemaphorePermitsConserved(t *testing.T) {
-	for seed := range uint64(6) {
+	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			const permits = 5
 			s := locks.NewSemaphore(permits, seed%2 == 1)
 			var inUse atomic.Int32
 			stressThreads(t, seed, 10, func(rng *rand.Rand, _ int) {
-				for range 150 {
+				for range 300 {
 					n := 1 + rng.IntN(3)
 					var ok bool
 					switch rng.IntN(4) {
@@ -255,7 +255,7 @@ func TestStressReadWriteLockInvariants(t *testing.T) {
 			rw := locks.NewReentrantReadWriteLock(seed%2 == 1)
 			var readers, writers atomic.Int32
 			stressThreads(t, seed, 10, func(rng *rand.Rand, _ int) {
-				for range 150 {
+				for range 300 {
 					write := rng.IntN(3) == 0
 					var ok bool
 					if write {
