@@ -1,6 +1,7 @@
 package locks
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/loomgo/loom/internal/rt"
@@ -116,3 +117,7 @@ func (c *Condition) SignalAll() {
 	}
 	c.s.queue().SignalAll(&c.c, false)
 }
+
+// String returns "Condition@<addr>", as Java's ConditionObject does (thread dumps show it as a
+// waiting thread's blocker).
+func (c *Condition) String() string { return fmt.Sprintf("Condition@%p", c) }
