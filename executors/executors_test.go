@@ -189,3 +189,25 @@ func TestPoolsWithFactoryUseTheFactory(t *testing.T) {
 		t.Fatalf("factory made %d threads", len(f.threads))
 	}
 }
+
+// The classic experiment at a fifth of its size: 2,000 tasks x 100 ms on a fixed pool of 200
+// platform threads take 10 waves (~1 s); one virtual thread per task takes ~0.1 s. (The full
+// 10,000-task run is in scale_test.go.)
+func TestFixedPoolOf200VersusVirtualShape(t *testing.T) {
+	run := func(es executors.ExecutorService) time.Duration {
+		start := time.Now()
+		for range 2000 {
+			if err := es.Execute(func() { thread.Sleep(100 * time.Millisecond) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		es.Close()
+		return time.Since(start)
+	}
+	fixed := run(executors.NewFixedThreadPool(200))
+	virtual := run(executors.NewVirtualThreadPerTaskExecutor())
+	t.Logf("2,000 x 100 ms: fixed pool of 200 %v, virtual %v", fixed, virtual)
+	if fixed < 950*time.Millisecond || virtual > 700*time.Millisecond || fixed < 3*virtual {
+		t.Fatalf("fixed %v, virtual %v: want ~1 s vs ~0.1 s", fixed, virtual)
+	}
+}

@@ -200,3 +200,47 @@ func TestStressExecuteRacesShutdown(t *testing.T) {
 		}
 	}
 }
+
+// Virtual submitters and virtual workers sharing one carrier: every wait in the pool (its main
+// lock, the queue's locks, Get) must unmount, or the carrier is held by a thread waiting for a
+// thread that needs it.
+func TestStressPoolOnOneCarrierNeverDeadlocks(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	vf := thread.OfVirtual().Scheduler(s)
+	for _, q := range []func() executors.ExecutorService{
+		func() executors.ExecutorService { return executors.NewFixedThreadPoolWithFactory(3, vf.Factory()) },
+		func() executors.ExecutorService { return executors.NewCachedThreadPoolWithFactory(vf.Factory()) },
+		func() executors.ExecutorService { return executors.NewScheduledThreadPoolWithFactory(2, vf.Factory()) },
+	} {
+		p := q()
+		var sum atomic.Int64
+		within(t, 30*time.Second, "submitters on one carrier", func() {
+			var subs []*thread.Thread
+			for w := range 20 {
+				subs = append(subs, vf.Start(func() {
+					var fs []executors.Future[int]
+					for i := range 100 {
+						f, err := executors.Submit(p, func() (int, error) { return w*100 + i, nil })
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						fs = append(fs, f)
+					}
+					for _, f := range fs {
+						v, _ := f.Get()
+						sum.Add(int64(v))
+					}
+				}))
+			}
+			for _, th := range subs {
+				th.Join()
+			}
+			p.Close()
+		})
+		if want := int64(2000 * 1999 / 2); sum.Load() != want {
+			t.Fatalf("sum %d, want %d", sum.Load(), want)
+		}
+	}
+}

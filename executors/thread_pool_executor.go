@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
@@ -33,16 +34,21 @@ const (
 // them, with AllowCoreThreadTimeOut) end after waiting KeepAliveTime for a task. A worker whose
 // task panics ends (the panic is its thread's uncaught exception) and is replaced.
 //
-// The pool's bookkeeping is guarded by one mutex, held only for short sections (never while a
+// The pool's bookkeeping is guarded by one lock, held only for short sections (never while a
 // task runs or a worker waits for one), where Java uses a CAS-updated control word plus a
-// mainLock: Go's mutex is cheap enough, and it makes "shutdown has not started" and "the task is
-// queued" one atomic step, so a task can never be left in the queue of a terminated pool.
+// mainLock: one lock is simpler, and it makes "shutdown has not started" and "the task is
+// queued" one atomic step, so a task can never be left in the queue of a terminated pool (Java
+// removes it again, which needs comparable tasks; Go's func values are not). The lock is a
+// locks.ReentrantLock, not a sync.Mutex, because the queue's Offer runs under it and may park on
+// the queue's own lock: a thread waiting for the pool's lock must then unmount too, or
+// virtual threads spinning in sync.Mutex.Lock could hold every carrier while the parked holder
+// waits for one.
 type ThreadPoolExecutor struct {
 	_ noCopy
 
-	mu               sync.Mutex
-	state            atomic.Int32 // rs*, written under mu
-	wc               int          // workers reserved or alive, as Java's workerCount
+	mu               locks.ReentrantLock // Java's mainLock; see the type's comment
+	state            atomic.Int32        // rs*, written under mu
+	wc               int                 // workers reserved or alive, as Java's workerCount
 	workers          map[*worker]struct{}
 	core, max        int
 	keepAlive        time.Duration
