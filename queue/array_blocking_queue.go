@@ -29,6 +29,7 @@ type ArrayBlockingQueue[T any] struct {
 	take     int // index of the head
 	put      int // index of the next free slot
 	count    int
+	size     atomic.Int32 // count, readable without the lock (for spinning)
 	eq       func(a, b T) bool
 	takers   atomic.Int32 // threads waiting on notEmpty
 	putters  atomic.Int32 // threads waiting on notFull
@@ -52,6 +53,7 @@ func NewArrayBlockingQueue[T any](capacity int, fair bool, opts ...Option[T]) *A
 	q.notEmpty = q.lock.NewCondition()
 	q.notFull = q.lock.NewCondition()
 	q.count = copy(q.items, o.elems)
+	q.size.Store(int32(q.count))
 	q.put = q.count % capacity
 	return q
 }
@@ -63,6 +65,7 @@ func (q *ArrayBlockingQueue[T]) enqueue(e T) {
 		q.put = 0
 	}
 	q.count++
+	q.size.Store(int32(q.count))
 	if q.takers.Load() > 0 {
 		q.notEmpty.Signal()
 	}
@@ -77,6 +80,7 @@ func (q *ArrayBlockingQueue[T]) dequeue() T {
 		q.take = 0
 	}
 	q.count--
+	q.size.Store(int32(q.count))
 	if q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
@@ -125,6 +129,11 @@ func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 	if err := q.lock.LockInterruptibly(); err != nil {
 		return false, err
 	}
+	if q.count == len(q.items) && (b == nil || b.d > 0) {
+		if err := spinUntil(q.lock, func() bool { return int(q.size.Load()) < len(q.items) }); err != nil {
+			return false, err
+		}
+	}
 	defer q.lock.Unlock()
 	for q.count == len(q.items) {
 		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
@@ -158,6 +167,11 @@ func (q *ArrayBlockingQueue[T]) PollTimeout(d time.Duration) (e T, ok bool, err 
 func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	if err := q.lock.LockInterruptibly(); err != nil {
 		return e, false, err
+	}
+	if q.count == 0 && (b == nil || b.d > 0) {
+		if err := spinUntil(q.lock, func() bool { return q.size.Load() > 0 }); err != nil {
+			return e, false, err
+		}
 	}
 	defer q.lock.Unlock()
 	for q.count == 0 {
@@ -286,6 +300,7 @@ func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
 	q.put = (q.take + q.count - 1) % n
 	q.items[q.put] = zero
 	q.count--
+	q.size.Store(int32(q.count))
 	if q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
@@ -312,6 +327,7 @@ func (q *ArrayBlockingQueue[T]) RemoveIf(pred func(T) bool) int {
 		q.items[(q.take+i)%n] = zero
 	}
 	q.count = kept
+	q.size.Store(int32(kept))
 	q.put = (q.take + kept) % n
 	if removed > 0 && q.putters.Load() > 0 {
 		q.notFull.SignalAll()

@@ -28,6 +28,7 @@ type LinkedBlockingDeque[T any] struct {
 	items    ring[T]
 	capacity int // 0: unbounded
 	eq       func(a, b T) bool
+	size     atomic.Int32 // items.len(), readable without the lock (for spinning)
 	takers   atomic.Int32 // threads waiting on notEmpty
 	putters  atomic.Int32 // threads waiting on notFull
 }
@@ -47,6 +48,7 @@ func NewLinkedBlockingDeque[T any](capacity int, opts ...Option[T]) *LinkedBlock
 	for _, e := range o.elems {
 		q.items.pushBack(e)
 	}
+	q.size.Store(int32(len(o.elems)))
 	return q
 }
 
@@ -86,6 +88,7 @@ func (q *LinkedBlockingDeque[T]) link(e T, front bool) bool {
 	} else {
 		q.items.pushBack(e)
 	}
+	q.size.Add(1)
 	if q.takers.Load() > 0 {
 		q.notEmpty.Signal()
 	}
@@ -100,6 +103,7 @@ func (q *LinkedBlockingDeque[T]) unlink(front bool) T {
 	} else {
 		e = q.items.popBack()
 	}
+	q.size.Add(-1)
 	if q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
@@ -115,6 +119,11 @@ func (q *LinkedBlockingDeque[T]) offerEnd(e T, front bool) bool {
 func (q *LinkedBlockingDeque[T]) offerWait(e T, front bool, b *budget) (bool, error) {
 	if err := q.lockUp(true); err != nil {
 		return false, err
+	}
+	if !q.hasRoom() && (b == nil || b.d > 0) {
+		if err := spinUntil(&q.lock, func() bool { return int(q.size.Load()) < q.limit() }); err != nil {
+			return false, err
+		}
 	}
 	defer q.lock.Unlock()
 	for !q.link(e, front) {
@@ -137,6 +146,11 @@ func (q *LinkedBlockingDeque[T]) pollEnd(front bool) (e T, ok bool) {
 func (q *LinkedBlockingDeque[T]) pollWait(front bool, b *budget) (e T, ok bool, err error) {
 	if err := q.lockUp(true); err != nil {
 		return e, false, err
+	}
+	if q.items.len() == 0 && (b == nil || b.d > 0) {
+		if err := spinUntil(&q.lock, func() bool { return q.size.Load() > 0 }); err != nil {
+			return e, false, err
+		}
 	}
 	defer q.lock.Unlock()
 	for q.items.len() == 0 {
@@ -330,6 +344,7 @@ func (q *LinkedBlockingDeque[T]) Clear() {
 	q.lockUp(false)
 	defer q.lock.Unlock()
 	q.items.clear()
+	q.size.Store(0)
 	q.notFull.SignalAll()
 }
 
@@ -361,6 +376,7 @@ func (q *LinkedBlockingDeque[T]) RemoveFirstOccurrence(e T) bool {
 	for i := range q.items.len() {
 		if q.equal(q.items.at(i), e) {
 			q.items.removeAt(i)
+			q.size.Add(-1)
 			q.notFull.Signal()
 			return true
 		}
@@ -376,6 +392,7 @@ func (q *LinkedBlockingDeque[T]) RemoveLastOccurrence(e T) bool {
 	for i := q.items.len() - 1; i >= 0; i-- {
 		if q.equal(q.items.at(i), e) {
 			q.items.removeAt(i)
+			q.size.Add(-1)
 			q.notFull.Signal()
 			return true
 		}
@@ -401,6 +418,7 @@ func (q *LinkedBlockingDeque[T]) RemoveIf(pred func(T) bool) int {
 	for _, e := range kept {
 		q.items.pushBack(e)
 	}
+	q.size.Store(int32(len(kept)))
 	if q.putters.Load() > 0 {
 		q.notFull.SignalAll()
 	}

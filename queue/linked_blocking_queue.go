@@ -182,6 +182,11 @@ func (q *LinkedBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 	if err := q.putLock.LockInterruptibly(); err != nil {
 		return false, err
 	}
+	if !q.hasRoom() && (b == nil || b.d > 0) {
+		if err := spinUntil(&q.putLock, q.hasRoom); err != nil {
+			return false, err
+		}
+	}
 	for q.count.Load() >= int64(q.capacity) {
 		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
 			q.putLock.Unlock()
@@ -221,6 +226,11 @@ func (q *LinkedBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	q.init()
 	if err := q.takeLock.LockInterruptibly(); err != nil {
 		return e, false, err
+	}
+	if !q.nonEmpty() && (b == nil || b.d > 0) {
+		if err := spinUntil(&q.takeLock, q.nonEmpty); err != nil {
+			return e, false, err
+		}
 	}
 	for q.count.Load() == 0 {
 		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {

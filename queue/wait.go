@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -64,4 +65,23 @@ func await(c *locks.Condition, b *budget, pass func() bool, waiting *atomic.Int3
 		return false, err
 	}
 	return true, nil
+}
+
+// spinsBeforeWait is how many times a thread that found the queue empty (or full) looks again,
+// with the lock released, before it waits on the condition.
+const spinsBeforeWait = 32
+
+// spinUntil releases l, spins until ready reports true or the spin budget is spent, then takes
+// l back (interruptibly: an interrupt meanwhile fails the call, as an interrupt while waiting
+// would). Parking and resuming a virtual thread costs a few microseconds, more than the partner
+// on another carrier usually needs to make the queue ready; Java's synchronizers spin briefly
+// for the same reason.
+func spinUntil(l *locks.ReentrantLock, ready func() bool) error {
+	l.Unlock()
+	for i := 0; i < spinsBeforeWait && !ready(); i++ {
+		if i%16 == 15 {
+			runtime.Gosched()
+		}
+	}
+	return l.LockInterruptibly()
 }
