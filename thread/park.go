@@ -196,32 +196,24 @@ func (t *Thread) resumeIf(parked uint64) bool {
 	return true
 }
 
-// The wake hand-off. A parked goroutine blocks in t.wakeMu.Lock() on a mutex it locked itself
-// beforehand (armWake), and the one waker that won the park word stores the carrier (or nil) in
-// t.handoff and unlocks the mutex; the parked goroutine then holds the mutex again, armed for the
-// next park. A sync.Mutex may be unlocked by another goroutine, its slow path parks on a runtime
-// semaphore, and it costs no allocation, where a channel per thread would cost ~100 bytes and an
-// allocation per virtual thread. Exactly one unlock per armed lock is guaranteed by the CAS on the
-// park word (an unlock of an unlocked mutex would be fatal).
+// The wake hand-off. A parked goroutine receives from its own channel (made at its first park),
+// and the one waker that won the park word sends it the carrier it is to run on (nil: the thread
+// kept its own, or is a platform thread). The CAS on the park word guarantees exactly one send
+// per park, so the buffer of one never blocks a waker.
+//
+// A sync.Mutex locked by the thread and unlocked by the waker would save the ~100-byte channel,
+// but a goroutine blocked on a mutex is not "durably blocked" for testing/synctest, and a
+// scheduler made inside a synctest bubble must let the bubble's fake clock advance.
 
 func (t *Thread) armWake() {
-	if !t.armed {
-		t.wakeMu.Lock()
-		t.armed = true
+	if t.wakeCh == nil {
+		t.wakeCh = make(chan *carrier.Slot, 1)
 	}
 }
 
-func (t *Thread) awaitWake() *carrier.Slot {
-	t.wakeMu.Lock()
-	s := t.handoff
-	t.handoff = nil
-	return s
-}
+func (t *Thread) awaitWake() *carrier.Slot { return <-t.wakeCh }
 
-func (t *Thread) wake(s *carrier.Slot) {
-	t.handoff = s
-	t.wakeMu.Unlock()
-}
+func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
 
 // Timed parks wait on the thread's own timer channel instead of the wake mutex, so a timeout
 // readies the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc

@@ -38,16 +38,14 @@ type Thread struct {
 	park        atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
 
 	// Fields touched only by the thread itself (or before it starts).
-	gid        atomic.Int64  // goroutine the thread runs on (0 until it runs)
-	hasRun     bool          // the task has begun: a queued t is a resumption, not a new task
-	pinDepth   int32         // nesting of Native
-	monitors   int32         // monitors held (locks.Monitor)
-	parkReason int           // rt.Park* reason of the current park
-	labelled   bool          // pprof labels set on the goroutine
-	wakeMu     sync.Mutex    // locked while armed: a parked goroutine blocks locking it again
-	armed      bool          // wakeMu is held by the thread
-	handoff    *carrier.Slot // the carrier handed to a woken goroutine (nil: keep none)
-	timer      *time.Timer   // timed parks wait on its channel; made once, reused
+	gid        atomic.Int64       // goroutine the thread runs on (0 until it runs)
+	hasRun     bool               // the task has begun: a queued t is a resumption, not a new task
+	pinDepth   int32              // nesting of Native
+	monitors   int32              // monitors held (locks.Monitor)
+	parkReason int                // rt.Park* reason of the current park
+	labelled   bool               // pprof labels set on the goroutine
+	wakeCh     chan *carrier.Slot // a waker sends the carrier to run on (nil: keep none); see park.go
+	timer      *time.Timer        // timed parks wait on its channel; made once, reused
 	slot       atomic.Pointer[carrier.Slot]
 	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
 	data       rt.Data
