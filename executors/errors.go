@@ -32,6 +32,7 @@ type ExecutionError struct {
 	Cause error
 }
 
+// Error returns "executors: task failed: " and the cause.
 func (e *ExecutionError) Error() string {
 	if e.Cause == nil {
 		return "executors: task failed"
@@ -50,6 +51,7 @@ type PanicError struct {
 	Stack []byte // the goroutine's stack at the panic (runtime/debug.Stack)
 }
 
+// Error returns "executors: task panicked: " and the panic value.
 func (p *PanicError) Error() string {
 	return fmt.Sprintf("executors: task panicked: %v", p.Value)
 }
