@@ -312,3 +312,35 @@ func TestVirtualExecutorTasksOverlap(t *testing.T) {
 		t.Fatalf("1000 x 100ms sleeps took %v on virtual threads", el)
 	}
 }
+
+func TestThreadPerTaskPlatformThreadLimitRejectsCleanly(t *testing.T) {
+	thread.SetPlatformThreadLimit(thread.PlatformThreads() + 5)
+	defer thread.SetPlatformThreadLimit(0)
+	e := executors.NewThreadPerTaskExecutor(thread.OfPlatform().Factory())
+	var g gate
+	var limited int
+	for range 20 {
+		err := e.Execute(func() { g.wait() })
+		if err != nil {
+			if !errors.Is(err, executors.ErrRejected) || !errors.Is(err, thread.ErrThreadLimit) {
+				t.Fatalf("Execute = %v", err)
+			}
+			limited++
+		}
+	}
+	g.release()
+	e.Close()
+	if limited < 10 {
+		t.Fatalf("only %d of 20 refused at a limit of ~5", limited)
+	}
+}
+
+func TestThreadPerTaskClosedSchedulerRejects(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	s.Close()
+	e := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	defer e.Close()
+	if err := e.Execute(func() {}); !errors.Is(err, executors.ErrRejected) || !errors.Is(err, thread.ErrRejected) {
+		t.Fatalf("Execute = %v", err)
+	}
+}
