@@ -143,8 +143,8 @@ func ExampleSemaphore() {
 	for _, th := range ths {
 		th.Join()
 	}
-	fmt.Println("at most", most, "inside; permits left:", sem.AvailablePermits())
-	// Output: at most 2 inside; permits left: 2
+	fmt.Println("never more than 2 inside:", most <= 2, "; permits left:", sem.AvailablePermits())
+	// Output: never more than 2 inside: true ; permits left: 2
 }
 
 // A start signal and a done signal, as in Java's CountDownLatch javadoc.
