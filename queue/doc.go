@@ -18,7 +18,9 @@
 // [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java; SynchronousQueue and
 // LinkedTransferQueue park on the nodes of a dual queue. A call that waits also checks the
 // interrupt status on entry and fails even when it could succeed at once (Java's
-// lockInterruptibly).
+// lockInterruptibly). Before it parks, a waiting thread looks again a few dozen times with the
+// lock released, as Java's synchronizers spin briefly: a partner on another carrier usually
+// arrives sooner than a park and a resume would take.
 //
 // Java's exceptions become errors: a full queue's Add returns [ErrFull]
 // (IllegalStateException "Queue full"), an empty queue's Remove returns [ErrEmpty]
