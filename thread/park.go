@@ -139,7 +139,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 
 	if unmount {
 		t.sched.parked.Add(-1)
-		t.slot.Store(s)
+		t.mount(s)
 	} else if pinnedBy != "" {
 		t.sched.pinnedParks.Add(-1)
 		if compensated {
@@ -299,7 +299,7 @@ func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	t.hasRun = true
 	gid := gidFunc()
 	t.gid.Store(gid)
-	t.slot.Store(s)
+	t.mount(s)
 	t.state.Store(int32(Runnable))
 	register(gid, t)
 	curCache[gid&(cacheSize-1)].Store(t)
@@ -323,6 +323,12 @@ func (t *Thread) finish() *carrier.Slot {
 	s := t.slot.Swap(nil)
 	t.terminate()
 	return s
+}
+
+// mount records that t runs on s from now on (the watchdog watches how long a mount lasts).
+func (t *Thread) mount(s *carrier.Slot) {
+	t.slot.Store(s)
+	s.Mounted(t.gid.Load())
 }
 
 // Resumption implements carrier.Runnable.
@@ -415,10 +421,10 @@ func Yield() {
 	t.armWake()
 	t.slot.Store(nil)
 	if !s.Pool().Yield(s, t) {
-		t.slot.Store(s)
+		t.mount(s)
 		return
 	}
-	t.slot.Store(t.awaitWake())
+	t.mount(t.awaitWake())
 }
 
 // Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
@@ -456,7 +462,7 @@ func Blocking(fn func()) {
 			}
 			s = t.awaitWake()
 		}
-		t.slot.Store(s)
+		t.mount(s)
 	}()
 	fn()
 }

@@ -73,6 +73,14 @@ type SchedulerOptions struct {
 	// thread that parks, so Go's goroutine profiles name the threads. It costs about a microsecond
 	// and some garbage per thread, so it is off by default (LOOM_OPTS: -Dloom.profilerLabels=true).
 	ProfilerLabels bool
+	// WatchdogThreshold, if positive, starts a watchdog that reports a virtual thread holding its
+	// carrier for longer than this while blocked in Go's own ways (channel, sync.Mutex, syscall,
+	// time.Sleep) as a PinnedEvent with reason "NATIVE_BLOCKING" (LOOM_OPTS:
+	// -Dloom.watchdog=100ms). See Blocking for the cure.
+	WatchdogThreshold time.Duration
+	// WatchdogCompensate makes the watchdog lend a temporary carrier (up to MaxPoolSize) while
+	// such a thread stays blocked (LOOM_OPTS: -Dloom.watchdogCompensate=true).
+	WatchdogCompensate bool
 }
 
 // Scheduler is a pool of carriers that runs virtual threads, as the JDK's ForkJoinPool-based
@@ -86,6 +94,7 @@ type Scheduler struct {
 	parked       atomic.Int64 // parked and unmounted
 	pinnedParks  atomic.Int64 // parked and pinned now
 	pinnedEvents atomic.Int64
+	wdRunning    atomic.Bool
 
 	mu      sync.Mutex
 	closing bool
@@ -153,6 +162,12 @@ func OptionsFromJavaProperties(env string) SchedulerOptions {
 			if v == "synchronized" {
 				o.Pinning = PinSynchronized
 			}
+		case "loom.watchdog":
+			if d, err := time.ParseDuration(v); err == nil {
+				o.WatchdogThreshold = d
+			}
+		case "loom.watchdogCompensate":
+			o.WatchdogCompensate = v == "true"
 		case "loom.profilerLabels":
 			o.ProfilerLabels = v == "true"
 		case "loom.pinnedThreshold":
@@ -232,6 +247,7 @@ func (s *Scheduler) Close() {
 
 func (s *Scheduler) start(t *Thread) error {
 	s.live.Add(1)
+	s.startWatchdog()
 	t.state.Store(int32(Runnable))
 	if err := s.pool.Submit(t); err != nil {
 		t.started.Store(true)

@@ -175,3 +175,29 @@ func waitQuiescent(t *testing.T, s *thread.Scheduler) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestWatchdogReportsNativeBlockingAndLendsACarrier(t *testing.T) {
+	events := make(chan thread.PinnedEvent, 4)
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, WatchdogThreshold: 40 * time.Millisecond,
+		WatchdogCompensate: true, OnPinned: func(e thread.PinnedEvent) { events <- e }})
+	defer s.Close()
+	release := make(chan struct{})
+	stuck := thread.OfVirtual().Scheduler(s).Start(func() { <-release }) // Go-native wait on the only carrier
+	var e thread.PinnedEvent
+	select {
+	case e = <-events:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no NATIVE_BLOCKING event")
+	}
+	if e.Reason != "NATIVE_BLOCKING" || e.BlockingOperation != "chan receive" || e.Thread != stuck {
+		t.Errorf("event %+v", e)
+	}
+	// the lent carrier lets another virtual thread run while the first one is stuck
+	other := thread.OfVirtual().Scheduler(s).Start(func() {})
+	if ok, _ := other.JoinTimeout(10 * time.Second); !ok {
+		t.Fatalf("no carrier was lent: %+v", s.Stats())
+	}
+	close(release)
+	join(t, stuck)
+	waitQuiescent(t, s)
+}

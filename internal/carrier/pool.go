@@ -71,6 +71,25 @@ type Slot struct {
 	ID   int    // 1-based worker index
 	Name string // "ForkJoinPool-<pool>-worker-<ID>"
 	pool *Pool
+
+	// What runs on the slot, for a watchdog: the goroutine, and a count of mounts that tells one
+	// mount from the next (a watchdog that sees the same count twice, a period apart, knows the
+	// mount has lasted that long; no clock is read on the hot path).
+	gid atomic.Int64
+	seq atomic.Uint64
+}
+
+// Mounted records that goroutine gid runs on s from now on.
+func (s *Slot) Mounted(gid int64) {
+	s.gid.Store(gid)
+	s.seq.Add(1)
+}
+
+// Mount describes the current mount of a slot.
+type Mount struct {
+	Slot *Slot
+	Gid  int64
+	Seq  uint64
 }
 
 // Pool returns the pool the slot belongs to.
@@ -86,11 +105,12 @@ type Pool struct {
 	max    int
 
 	mu       sync.Mutex
-	target   int     // parallelism plus active compensations, capped at max
-	size     int     // slots that exist (busy + idle)
-	busy     int     // slots held by a goroutine
-	idle     []*Slot // idle slots, lowest ID last so it is reused first
-	freeIDs  []int   // IDs of retired slots, for reuse
+	target   int           // parallelism plus active compensations, capped at max
+	size     int           // slots that exist (busy + idle)
+	busy     int           // slots held by a goroutine
+	idle     []*Slot       // idle slots, lowest ID last so it is reused first
+	slots    map[int]*Slot // every slot that exists, by ID
+	freeIDs  []int         // IDs of retired slots, for reuse
 	nextID   int
 	q        ring
 	closed   bool
@@ -186,7 +206,12 @@ func (p *Pool) newSlotLocked() *Slot {
 	if p.size > p.maxComps {
 		p.maxComps = p.size
 	}
-	return &Slot{ID: id, Name: fmt.Sprintf("ForkJoinPool-%d-worker-%d", p.number, id), pool: p}
+	s := &Slot{ID: id, Name: fmt.Sprintf("ForkJoinPool-%d-worker-%d", p.number, id), pool: p}
+	if p.slots == nil {
+		p.slots = make(map[int]*Slot)
+	}
+	p.slots[id] = s
+	return s
 }
 
 // loop dispatches on s, starting with r, until the queue is empty or the goroutine loses its slot.
@@ -227,6 +252,7 @@ func (p *Pool) retireLocked(s *Slot) {
 	p.busy--
 	p.size--
 	p.freeIDs = append(p.freeIDs, s.ID)
+	delete(p.slots, s.ID)
 }
 
 // Release gives up s because its goroutine is about to block (unmount): the slot goes on to the
@@ -290,6 +316,7 @@ func (p *Pool) EndCompensate() {
 		p.idle = p.idle[1:]
 		p.size--
 		p.freeIDs = append(p.freeIDs, s.ID)
+		delete(p.slots, s.ID)
 	}
 	p.mu.Unlock()
 }
@@ -304,6 +331,29 @@ func (p *Pool) TryAcquire() *Slot {
 		return nil
 	}
 	return p.takeSlotLocked()
+}
+
+// Mounts returns the busy slots with what runs on each.
+func (p *Pool) Mounts() []Mount {
+	p.mu.Lock()
+	all := make([]*Slot, 0, len(p.slots))
+	for _, s := range p.slots {
+		all = append(all, s)
+	}
+	idle := make(map[*Slot]bool, len(p.idle))
+	for _, s := range p.idle {
+		idle[s] = true
+	}
+	p.mu.Unlock()
+	var ms []Mount
+	for _, s := range all {
+		if idle[s] {
+			continue
+		}
+		seq := s.seq.Load()
+		ms = append(ms, Mount{Slot: s, Gid: s.gid.Load(), Seq: seq})
+	}
+	return ms
 }
 
 // Stats is a snapshot of a pool.
