@@ -20,7 +20,10 @@
 //	Executors.newScheduledThreadPool(n[, f])      NewScheduledThreadPool, NewScheduledThreadPoolWithFactory
 //	Executors.defaultThreadFactory()              DefaultThreadFactory
 //	ThreadPoolExecutor, its policies and hooks    ThreadPoolExecutor, AbortPolicy..., WithBeforeExecute...
+//	Executors.newSingleThreadScheduledExecutor()  NewSingleThreadScheduledExecutor
 //	ScheduledExecutorService.schedule(Callable)   ScheduleCallable[T]
+//	ExecutorCompletionService                     ExecutorCompletionService[T]
+//	CompletableFuture.supplyAsync, thenApply, ... SupplyAsync, ThenApply, ThenCompose, AllOf, AnyOf, Join
 //	try (var e = ...) { }                         defer e.Close()
 //
 // Java's generic methods are package functions here (Submit[T], InvokeAll[T], ScheduleCallable[T])

@@ -65,6 +65,16 @@ func NewSingleThreadExecutorWithFactory(f thread.Factory) ExecutorService {
 	return &delegatedExecutorService{NewFixedThreadPoolWithFactory(1, f)}
 }
 
+// NewSingleThreadScheduledExecutor returns a scheduled executor with one platform thread. It
+// ports Executors.newSingleThreadScheduledExecutor.
+func NewSingleThreadScheduledExecutor() ScheduledExecutorService { return NewScheduledThreadPool(1) }
+
+// NewSingleThreadScheduledExecutorWithFactory is NewSingleThreadScheduledExecutor with its thread
+// made by f.
+func NewSingleThreadScheduledExecutorWithFactory(f thread.Factory) ScheduledExecutorService {
+	return NewScheduledThreadPoolWithFactory(1, f)
+}
+
 // delegatedExecutorService exposes only the ExecutorService methods of a pool, as Java's
 // Executors.DelegatedExecutorService (so a single-thread executor cannot be reconfigured).
 type delegatedExecutorService struct{ e *ThreadPoolExecutor }
