@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -68,7 +69,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func demoCmd(args []string, stdout, stderr io.Writer) error {
+// demoCmd runs the demo. It fails (exit status 1) if an experiment could not run; a result of
+// a different shape is a finding, reported in the table, not a failure of the command.
+func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("loom demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	scale := fs.Float64("scale", 1, "fraction of the full-scale task counts to run (0 < scale <= 1), e.g. 0.1")
@@ -118,14 +121,36 @@ func demoCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "done in %.1f s\n", total.Seconds())
 	}
 	if *asJSON {
-		return demo.WriteJSON(stdout, c, res, total)
+		if err := demo.WriteJSON(stdout, c, res, total); err != nil {
+			return err
+		}
+		return failed(res)
 	}
 	if err := demo.WriteTable(stdout, res); err != nil {
 		return err
 	}
+	defer func() {
+		if err == nil {
+			err = failed(res)
+		}
+	}()
 	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %d%s.\n",
 		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), thread.PlatformThreadLimit(), limitNote(*limit))
 	return err
+}
+
+// failed returns an error naming the experiments that could not run, if any.
+func failed(res []demo.Result) error {
+	var names []string
+	for _, r := range res {
+		if r.Error != "" {
+			names = append(names, r.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("demo: %d experiment(s) could not run: %s", len(names), strings.Join(names, ", "))
 }
 
 func loadNote() string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loomgo/loom/cmd/loom/internal/demo"
 	"go.uber.org/goleak"
 )
 
@@ -97,5 +98,15 @@ func TestBenchPrintsRatios(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestAnExperimentThatCannotRunFailsTheCommand(t *testing.T) {
+	if err := failed([]demo.Result{{Name: "a", Same: false}, {Name: "b", Same: true}}); err != nil {
+		t.Errorf("a different shape is a finding, not a failure: %v", err)
+	}
+	err := failed([]demo.Result{{Name: "a", Error: "boom"}, {Name: "b"}, {Name: "c", Error: "x"}})
+	if err == nil || !strings.Contains(err.Error(), "2 experiment(s) could not run: a, c") {
+		t.Errorf("failed = %v", err)
 	}
 }
