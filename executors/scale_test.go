@@ -44,7 +44,7 @@ func TestMillionTasksSumThroughFutures(t *testing.T) {
 
 // The classic: 10,000 tasks x 100 ms on a fixed pool of 200 platform threads (~5 s: 50 waves)
 // against one virtual thread per task (~0.1-0.2 s). Java: 5,048 ms vs 154 ms.
-func TestTenThousandSleepsFixedPoolVersusVirtual(t *testing.T) {
+func TestScaleTenThousandSleepsFixedPoolVersusVirtual(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5 s")
 	}
@@ -72,7 +72,7 @@ func TestTenThousandSleepsFixedPoolVersusVirtual(t *testing.T) {
 // The classic: 10,000 sleeping tasks on a cached pool. Each needs its own platform thread; past
 // the process's limit Execute fails with ErrThreadLimit (Java: "unable to create native thread")
 // instead of crashing the runtime, and the tasks already accepted run to their end.
-func TestCachedPoolTenThousandSleepersRunOrFailCleanly(t *testing.T) {
+func TestScaleCachedPoolTenThousandSleepersRunOrFailCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("thousands of OS threads")
 	}
