@@ -272,3 +272,41 @@ func TestPinningEventsNameTheBlockingOperation(t *testing.T) {
 		})
 	}
 }
+
+// JAVA-SEMANTICS 1.8 item 152: a virtual thread waiting for a ReentrantLock inside a monitor is
+// pinned under PinSynchronized (Java 21): it keeps the only carrier, and the park is reported.
+// Under PinNone it unmounts.
+func TestPinningLockWaitInsideMonitor(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []thread.PinningMode{thread.PinSynchronized, thread.PinNone} {
+		t.Run(mode.String(), func(t *testing.T) {
+			var mu sync.Mutex
+			var events []thread.PinnedEvent
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: mode,
+				OnPinned: func(e thread.PinnedEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }})
+			defer s.Close()
+			var l locks.ReentrantLock
+			var m locks.Monitor
+			l.Lock()
+			waiter := thread.OfVirtual().Scheduler(s).Start(func() {
+				m.Synchronized(func() { l.Lock(); l.Unlock() })
+			})
+			eventually(t, "waiter queued", func() bool { return l.HasQueuedThread(waiter) })
+			other := thread.OfVirtual().Scheduler(s).Start(func() {})
+			ran, _ := other.JoinTimeout(60 * time.Millisecond)
+			if pinned := mode == thread.PinSynchronized; ran == pinned {
+				t.Errorf("another virtual thread ran=%v while the waiter was pinned=%v", ran, pinned)
+			}
+			l.Unlock()
+			join(t, waiter)
+			join(t, other)
+			mu.Lock()
+			defer mu.Unlock()
+			if got := len(events) > 0; got != (mode == thread.PinSynchronized) {
+				t.Errorf("pinned events %+v", events)
+			} else if got && (events[0].Reason != "MONITOR" || events[0].BlockingOperation != "LockSupport.park") {
+				t.Errorf("event %+v", events[0])
+			}
+		})
+	}
+}
