@@ -82,7 +82,9 @@
 // Go's own blocking calls — channel operations, sync.Mutex, time.Sleep, syscalls — made on a
 // virtual thread also hold the carrier, because Go cannot unmount a goroutine it does not
 // control. Wrap them in thread.Blocking(fn), which gives the carrier back while fn runs (the
-// ForkJoinPool's managed blocker), or use loom's primitives.
+// ForkJoinPool's managed blocker), or use loom's primitives. The scheduler's watchdog
+// (SchedulerOptions.WatchdogThreshold, -Dloom.watchdog=100ms) finds such calls: it reports them as
+// pinned events with reason NATIVE_BLOCKING, and can lend a temporary carrier meanwhile.
 //
 // # Configuring the scheduler
 //
@@ -90,7 +92,8 @@
 // which takes the JDK's system properties:
 //
 //	LOOM_OPTS="-Djdk.virtualThreadScheduler.parallelism=1 -Djdk.virtualThreadScheduler.maxPoolSize=8 \
-//	           -Djdk.tracePinnedThreads=short -Dloom.pinning=synchronized -Dloom.pinnedThreshold=20ms"
+//	           -Djdk.tracePinnedThreads=short -Dloom.pinning=synchronized -Dloom.pinnedThreshold=20ms \
+//	           -Dloom.watchdog=100ms -Dloom.watchdogCompensate=true -Dloom.profilerLabels=true"
 //
 // (see thread.DefaultScheduler). A program can also make schedulers of its own with
 // thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: thread.PinSynchronized})
@@ -103,7 +106,7 @@
 //   - [github.com/loomgo/loom/executors]: ExecutorService, Future, the thread-per-task, fixed,
 //     cached, single and scheduled executors, ThreadPoolExecutor, InvokeAll/InvokeAny.
 //   - [github.com/loomgo/loom/locks]: ReentrantLock, Condition, ReentrantReadWriteLock,
-//     Semaphore, CountDownLatch and Monitor (synchronized, wait, notify).
+//     Semaphore, CountDownLatch, CyclicBarrier and Monitor (synchronized, wait, notify).
 //   - [github.com/loomgo/loom/queue]: the BlockingQueue implementations (array, linked, deque,
 //     priority, delay, synchronous, transfer).
 //   - [github.com/loomgo/loom/threadlocal]: ThreadLocal and InheritableThreadLocal.
