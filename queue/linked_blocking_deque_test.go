@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/loomgo/loom/queue"
@@ -103,18 +104,20 @@ func TestLinkedBlockingDequePutFirstBlocksUntilRoomAndTakeLastIsInterruptible(t 
 
 func TestLinkedBlockingDequeTimedPollAtEitherEndReceivesALaterPut(t *testing.T) {
 	q := queue.NewLinkedBlockingDeque[int](0)
-	th := start(true, func() {
-		if e, ok, err := q.PollLastTimeout(longDelay); !ok || err != nil || e != 2 {
-			t.Errorf("PollLastTimeout = %d %v %v", e, ok, err)
+	for i, poll := range []func(time.Duration) (int, bool, error){q.PollLastTimeout, q.PollFirstTimeout} {
+		th := start(true, func() {
+			if e, ok, err := poll(longDelay); !ok || err != nil || e != i {
+				t.Errorf("timed poll %d = %d %v %v", i, e, ok, err)
+			}
+		})
+		awaitState(t, th, thread.TimedWaiting)
+		if i == 0 {
+			q.OfferLastTimeout(i, 0)
+		} else {
+			q.PutFirst(i)
 		}
-		if e, ok, err := q.PollFirstTimeout(longDelay); !ok || err != nil || e != 1 {
-			t.Errorf("PollFirstTimeout = %d %v %v", e, ok, err)
-		}
-	})
-	awaitState(t, th, thread.TimedWaiting)
-	q.OfferLastTimeout(1, 0)
-	q.PutLast(2)
-	join(t, th)
+		join(t, th)
+	}
 }
 
 func TestLinkedBlockingDequeRemoveFirstAndLastOccurrence(t *testing.T) {
