@@ -107,8 +107,8 @@ func cachedPool(c *Config) Outcome {
 	}}
 	switch {
 	case errors.Is(err, thread.ErrThreadLimit):
-		o.Loom = fmt.Sprintf("%s OS threads, then task %s failed with thread.ErrThreadLimit (\"unable to create native thread\"); the %s started tasks finished, the process went on",
-			commas(int64(peak)), commas(int64(submitted+1)), commas(int64(submitted)))
+		o.Loom = fmt.Sprintf("%s OS threads, then task %s failed with thread.ErrThreadLimit (\"unable to create native thread\", loom's limit %s); the %s started tasks finished, the process went on",
+			commas(int64(peak)), commas(int64(submitted+1)), commas(int64(limit)), commas(int64(submitted)))
 		o.Same = peak >= 1000 || !c.full()
 		o.Verdict = "clean ErrThreadLimit after thousands of OS threads, no crash"
 	case err != nil:
