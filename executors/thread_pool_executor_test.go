@@ -514,3 +514,21 @@ func TestPanickingThreadFactoryReleasesWorkerSlot(t *testing.T) {
 	}
 	p.Close()
 }
+
+func TestGoexitInExecutedTaskReplacesWorker(t *testing.T) {
+	var afterErr atomic.Value
+	p := newPool(1, 1, 0, linkedQ(0), executors.WithAfterExecute(func(_ func(), err error) {
+		if err != nil {
+			afterErr.Store(err)
+		}
+	}))
+	defer p.Close()
+	p.Execute(runtimeGoexit)
+	f, _ := executors.Submit(p, func() (int, error) { return 2, nil })
+	if v, err := f.Get(); v != 2 || err != nil {
+		t.Fatalf("%v %v", v, err)
+	}
+	if err, _ := afterErr.Load().(error); !errors.Is(err, executors.ErrGoexit) {
+		t.Fatalf("afterExecute saw %v", afterErr.Load())
+	}
+}
