@@ -3,6 +3,7 @@ package executors
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/thread"
@@ -18,7 +19,8 @@ type ThreadPerTaskExecutor struct {
 	factory thread.Factory
 
 	mu       sync.Mutex
-	shutdown bool
+	shutdown bool // guarded by mu; isShut mirrors it for the lock-free check in Execute
+	isShut   atomic.Bool
 	threads  map[*thread.Thread]struct{}
 	term     termination
 }
@@ -103,6 +105,7 @@ func (e *ThreadPerTaskExecutor) Shutdown() {
 	e.mu.Lock()
 	first := !e.shutdown
 	e.shutdown = true
+	e.isShut.Store(true)
 	done := len(e.threads) == 0
 	e.mu.Unlock()
 	if first && done {
@@ -127,11 +130,7 @@ func (e *ThreadPerTaskExecutor) ShutdownNow() []func() {
 }
 
 // IsShutdown reports whether Shutdown, ShutdownNow or Close has been called.
-func (e *ThreadPerTaskExecutor) IsShutdown() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.shutdown
-}
+func (e *ThreadPerTaskExecutor) IsShutdown() bool { return e.isShut.Load() }
 
 // IsTerminated reports whether the executor is shut down and every thread it started has
 // finished its task.
