@@ -344,3 +344,48 @@ func TestThreadPerTaskClosedSchedulerRejects(t *testing.T) {
 		t.Fatalf("Execute = %v", err)
 	}
 }
+
+// jtreg ThreadPerTaskExecutorTest runs with platform and virtual factories.
+func TestThreadPerTaskPlatformAndVirtualFactories(t *testing.T) {
+	for name, f := range map[string]thread.Factory{
+		"platform": thread.OfPlatform().Factory(),
+		"virtual":  thread.OfVirtual().Factory(),
+	} {
+		var made atomic.Int32
+		e := executors.NewThreadPerTaskExecutor(factoryFunc(func(task func()) *thread.Thread {
+			made.Add(1)
+			return f.NewThread(task)
+		}))
+		var fs []executors.Future[int]
+		for i := range 100 {
+			fut, err := executors.Submit(e, func() (int, error) { return i, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs = append(fs, fut)
+		}
+		sleeping, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(24 * time.Hour) })
+		time.Sleep(20 * time.Millisecond)
+		if left := e.ShutdownNow(); len(left) != 0 {
+			t.Fatalf("%s: ShutdownNow returned tasks", name)
+		}
+		if _, err := sleeping.Get(); !errors.Is(err, thread.ErrInterrupted) {
+			t.Fatalf("%s: sleeping task = %v", name, err)
+		}
+		if ok, _ := e.AwaitTermination(3 * time.Second); !ok {
+			t.Fatalf("%s: not terminated", name)
+		}
+		if made.Load() != 101 {
+			t.Fatalf("%s: factory called %d times for 101 tasks", name, made.Load())
+		}
+		for i, fut := range fs {
+			if v, err := fut.Get(); v != i || err != nil {
+				t.Fatalf("%s: task %d = %v, %v", name, i, v, err)
+			}
+		}
+	}
+}
+
+type factoryFunc func(task func()) *thread.Thread
+
+func (f factoryFunc) NewThread(task func()) *thread.Thread { return f(task) }
