@@ -652,20 +652,22 @@ func TestPutThenTakeHappensBefore(t *testing.T) {
 }
 
 func TestWaitingVirtualThreadUnmountsSoAnotherCanRunOnTheOnlyCarrier(t *testing.T) {
-	forEachKind(t, func(t *testing.T, k kind) {
-		s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
-		defer s.Close()
-		q := k.make(1)
-		taker := thread.OfVirtual().Scheduler(s).Start(func() {
-			if e, err := q.Take(); err != nil || e != 5 {
-				t.Errorf("Take = %d, %v", e, err)
-			}
+	for _, c := range conservationCases() {
+		t.Run(c.name, func(t *testing.T) {
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+			defer s.Close()
+			q := c.mk()
+			taker := thread.OfVirtual().Scheduler(s).Start(func() {
+				if e, err := q.Take(); err != nil || e != 5 {
+					t.Errorf("Take = %d, %v", e, err)
+				}
+			})
+			awaitState(t, taker, thread.Waiting)
+			putter := thread.OfVirtual().Scheduler(s).Start(func() { q.Put(5) })
+			join(t, putter)
+			join(t, taker)
 		})
-		awaitState(t, taker, thread.Waiting)
-		putter := thread.OfVirtual().Scheduler(s).Start(func() { q.Put(5) })
-		join(t, putter)
-		join(t, taker)
-	})
+	}
 }
 
 func TestRemoveIfRemovesMatchingElementsAndWakesABlockedPut(t *testing.T) {
