@@ -26,8 +26,8 @@ type Config struct {
 	// ProgressEvery is how often long runs report their progress; 0 means 2 s.
 	ProgressEvery time.Duration
 	// Long runs the first experiment with its published 1 s sleeps (about 50 s for the fixed
-	// pool alone) instead of 200 ms ones, which keep its 50 rounds and fit the whole demo in
-	// under 3 minutes on 2 cores.
+	// pool alone) instead of sleeps capped at 200 ms, which keep its 50 rounds and fit the whole
+	// demo in under 3 minutes on 2 cores.
 	Long bool
 
 	mu sync.Mutex
