@@ -57,7 +57,9 @@ func (b *builder) init(t *Thread, name string, task func()) {
 		panic(fmt.Errorf("%w: task", ErrNilArgument))
 	}
 	t.task = task
-	t.name.Store(&name)
+	if name != "" {
+		t.name.Store(&name)
+	}
 	t.ueh = b.ueh
 	if !b.noInherit {
 		t.data.InheritFrom(&Current().data)

@@ -80,9 +80,11 @@ const (
 	MaxPriority  = 10
 )
 
+var emptyName = "" // shared by every unnamed thread: naming costs no allocation
+
 func newThread(virtual bool, s *Scheduler) *Thread {
 	t := &Thread{id: idSeq.Add(1), virtual: virtual, sched: s}
-	t.name.Store(ptr(""))
+	t.name.Store(&emptyName)
 	t.priority.Store(NormPriority)
 	if virtual {
 		t.daemon.Store(true)
