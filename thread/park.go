@@ -63,7 +63,6 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if permit.CompareAndSwap(true, false) || interruptible && t.interrupted.Load() || timeout == 0 {
 		return
 	}
-	t.armWake()
 	slot := t.slot.Load()
 	pinnedBy := ""
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
@@ -77,7 +76,9 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	t.state.Store(int32(st))
 	var deadline int64
 	timed := timeout > 0
-	if timed {
+	if !timed {
+		t.armWake() // timed parks wait on the timer's channel instead (see awaitTimer)
+	} else {
 		deadline = nanotime() + int64(timeout)
 		if t.timer == nil {
 			t.timer = time.NewTimer(timeout)
@@ -254,6 +255,7 @@ func (t *Thread) remount() *carrier.Slot {
 	if s := p.TryAcquire(); s != nil {
 		return s
 	}
+	t.armWake()
 	if err := p.Submit(t); err != nil {
 		panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
 	}
