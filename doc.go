@@ -48,14 +48,17 @@
 //	Executors.newFixedThreadPool(n)                 executors.NewFixedThreadPool(n)
 //	executor.submit(callable).get()                 f, _ := executors.Submit(es, task); f.Get()
 //	try (var es = ...) { ... }                      defer es.Close()
+//	CompletableFuture.supplyAsync(s).thenApply(f)   executors.ThenApply(executors.SupplyAsync(task), fn)
 //	new ReentrantLock() / lock.newCondition()       var l locks.ReentrantLock / l.NewCondition()
 //	synchronized (this) { ... wait(); notify() }    var m locks.Monitor; m.Synchronized(func() { m.Wait(); m.Notify() })
 //	new Semaphore(n) / new CountDownLatch(n)        locks.NewSemaphore(n, false) / locks.NewCountDownLatch(n)
 //	new ArrayBlockingQueue<>(n) put/take            queue.NewArrayBlockingQueue[T](n, false) Put/Take
 //	new SynchronousQueue<>()                        queue.NewSynchronousQueue[T](false)
+//	new CyclicBarrier(n, action)                    locks.NewCyclicBarrier(n, action)
 //	ThreadLocal.withInitial(s)                      threadlocal.WithInitial(s)
 //	ScopedValue.where(k, v).run(op)                 scoped.Where(k, v).Run(op)
 //	StructuredTaskScope.open() / fork / join        structured.Open() / structured.Fork(s, f) / s.Join()
+//	jcmd Thread.dump_to_file / findDeadlockedThreads thread.DumpThreads(w, thread.DumpJSON) / thread.FindDeadlocked()
 //	InterruptedException                            thread.ErrInterrupted
 //	RejectedExecutionException                      executors.ErrRejected
 //	ExecutionException (getCause)                   *executors.ExecutionError (errors.Unwrap)
@@ -102,9 +105,10 @@
 // # Packages
 //
 //   - [github.com/loomgo/loom/thread]: Thread, the builders, Sleep, Join, interrupts, Park and
-//     Unpark, schedulers, pinning, platform thread limits.
+//     Unpark, schedulers, pinning, platform thread limits, thread dumps and deadlock detection.
 //   - [github.com/loomgo/loom/executors]: ExecutorService, Future, the thread-per-task, fixed,
-//     cached, single and scheduled executors, ThreadPoolExecutor, InvokeAll/InvokeAny.
+//     cached, single and scheduled executors, ThreadPoolExecutor, InvokeAll/InvokeAny,
+//     ExecutorCompletionService and CompletableFuture.
 //   - [github.com/loomgo/loom/locks]: ReentrantLock, Condition, ReentrantReadWriteLock,
 //     Semaphore, CountDownLatch, CyclicBarrier and Monitor (synchronized, wait, notify).
 //   - [github.com/loomgo/loom/queue]: the BlockingQueue implementations (array, linked, deque,
