@@ -52,13 +52,14 @@
 //	new ReentrantLock() / lock.newCondition()       var l locks.ReentrantLock / l.NewCondition()
 //	synchronized (this) { ... wait(); notify() }    var m locks.Monitor; m.Synchronized(func() { m.Wait(); m.Notify() })
 //	new Semaphore(n) / new CountDownLatch(n)        locks.NewSemaphore(n, false) / locks.NewCountDownLatch(n)
+//	new CyclicBarrier(n, action)                    locks.NewCyclicBarrier(n, action)
 //	new ArrayBlockingQueue<>(n) put/take            queue.NewArrayBlockingQueue[T](n, false) Put/Take
 //	new SynchronousQueue<>()                        queue.NewSynchronousQueue[T](false)
-//	new CyclicBarrier(n, action)                    locks.NewCyclicBarrier(n, action)
 //	ThreadLocal.withInitial(s)                      threadlocal.WithInitial(s)
 //	ScopedValue.where(k, v).run(op)                 scoped.Where(k, v).Run(op)
 //	StructuredTaskScope.open() / fork / join        structured.Open() / structured.Fork(s, f) / s.Join()
-//	jcmd Thread.dump_to_file / findDeadlockedThreads thread.DumpThreads(w, thread.DumpJSON) / thread.FindDeadlocked()
+//	jcmd <pid> Thread.dump_to_file -format=json     thread.DumpThreads(w, thread.DumpJSON)
+//	ThreadMXBean.findDeadlockedThreads()            thread.FindDeadlocked()
 //	InterruptedException                            thread.ErrInterrupted
 //	RejectedExecutionException                      executors.ErrRejected
 //	ExecutionException (getCause)                   *executors.ExecutionError (errors.Unwrap)
