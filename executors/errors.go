@@ -43,26 +43,10 @@ func (e *ExecutionError) Error() string {
 // Unwrap returns the cause, so errors.Is and errors.As see through an ExecutionError.
 func (e *ExecutionError) Unwrap() error { return e.Cause }
 
-// PanicError is the cause of an ExecutionError when the task panicked: it carries the panic value
-// and the stack of the panicking goroutine, captured where the panic was recovered. Error gives
-// the value only; print Stack to see where it came from.
-type PanicError struct {
-	Value any    // the value passed to panic
-	Stack []byte // the goroutine's stack at the panic (runtime/debug.Stack)
-}
-
-// Error returns "executors: task panicked: " and the panic value.
-func (p *PanicError) Error() string {
-	return fmt.Sprintf("executors: task panicked: %v", p.Value)
-}
-
-// Unwrap returns the panic value if it is an error, else nil.
-func (p *PanicError) Unwrap() error {
-	if err, ok := p.Value.(error); ok {
-		return err
-	}
-	return nil
-}
+// PanicError is the cause of an ExecutionError when the task panicked: the panic value and the
+// stack where it was recovered. It is thread.PanicError, shared by every loom package that runs
+// tasks.
+type PanicError = thread.PanicError
 
 // nilArg is the panic value for a nil argument (Java's NullPointerException).
 func nilArg(what string) error { return fmt.Errorf("%w: %s", thread.ErrNilArgument, what) }

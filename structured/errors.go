@@ -3,6 +3,8 @@ package structured
 import (
 	"errors"
 	"fmt"
+
+	"github.com/loomgo/loom/thread"
 )
 
 // Errors returned by Join, or carried by the panics of misused scopes.
@@ -51,19 +53,8 @@ func (e *FailedError) Unwrap() error { return e.Cause }
 // PanicError is the failure of a subtask whose task panicked: Subtask.Exception returns it, with
 // the panic value and the stack of the panicking goroutine. If the value is an error, Unwrap
 // returns it. (A Java task that throws completes its subtask as failed; a Go task that panics
-// does the same.)
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-func (e *PanicError) Error() string { return fmt.Sprintf("structured: subtask panicked: %v", e.Value) }
-
-// Unwrap returns the panic value if it is an error, else nil.
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
+// does the same.) It is thread.PanicError, shared by every loom package that runs tasks.
+type PanicError = thread.PanicError
 
 // wrongThread is the panic value for a call from a thread that is not the owner.
 type wrongThread struct{ msg string }

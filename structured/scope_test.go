@@ -852,7 +852,7 @@ func TestErrorMessages(t *testing.T) {
 	pe := &structured.PanicError{Value: "oops"}
 	for _, tc := range []struct{ got, want string }{
 		{fe.Error(), "structured: scope failed: boom"},
-		{pe.Error(), "structured: subtask panicked: oops"},
+		{pe.Error(), "panic: oops"},
 		{structured.Failed.String() + structured.State(9).String(), "FAILEDState(9)"},
 	} {
 		if tc.got != tc.want {
