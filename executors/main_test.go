@@ -1,7 +1,7 @@
 package executors_test
 
 import (
-	"errors"
+	"github.com/loomgo/loom/internal/testutil"
 	"runtime"
 	"testing"
 	"time"
@@ -10,20 +10,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// mustPanicWith runs fn and fails unless it panics with an error that errors.Is target.
-func mustPanicWith(t *testing.T, target error, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, target) {
-			t.Fatalf("panic = %v, want an error wrapping %v", r, target)
-		}
-	}()
-	fn()
-}
 
 // within fails the test if fn does not return within d (a hang check).
 func within(t *testing.T, d time.Duration, what string, fn func()) {
@@ -37,3 +23,5 @@ func within(t *testing.T, d time.Duration, what string, fn func()) {
 	}
 }
 func runtimeGoexit() { runtime.Goexit() }
+
+var mustPanicWith = testutil.MustPanic

@@ -1,7 +1,7 @@
 package queue_test
 
 import (
-	"errors"
+	"github.com/loomgo/loom/internal/testutil"
 
 	"iter"
 	"testing"
@@ -180,28 +180,6 @@ func awaitBlocked(t *testing.T, th *thread.Thread) {
 	awaitState(t, th, thread.Waiting, thread.TimedWaiting)
 }
 
-func join(t *testing.T, th *thread.Thread) {
-	t.Helper()
-	ok, err := th.JoinTimeout(longDelay)
-	if err != nil || !ok {
-		t.Fatalf("thread %v did not end: %v %v", th, ok, err)
-	}
-}
-
-// mustPanicWith runs fn and checks that it panics with an error wrapping want.
-func mustPanicWith(t *testing.T, want error, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, want) {
-			t.Fatalf("panic %v, want an error wrapping %v", r, want)
-		}
-	}()
-	fn()
-}
-
 func seq(n int) []int {
 	s := make([]int, n)
 	for i := range s {
@@ -215,3 +193,6 @@ func forEachKind(t *testing.T, fn func(t *testing.T, k kind)) {
 		t.Run(k.name, func(t *testing.T) { fn(t, k) })
 	}
 }
+
+var join = func(t *testing.T, th *thread.Thread) { t.Helper(); testutil.Join(t, th) }
+var mustPanicWith = testutil.MustPanic

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loomgo/loom/internal/testutil"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -13,19 +14,6 @@ import (
 	"github.com/loomgo/loom/scoped"
 	"github.com/loomgo/loom/thread"
 )
-
-func mustPanic(t *testing.T, want error, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, want) {
-			t.Errorf("panic %v, want an error wrapping %v", r, want)
-		}
-	}()
-	fn()
-}
 
 // onVirtual runs fn on a new virtual thread and waits for it.
 func onVirtual(fn func()) { thread.OfVirtual().Start(fn).Join() }
@@ -455,3 +443,5 @@ func ExampleFromContext() {
 	<-done
 	// Output: duke
 }
+
+var mustPanic = testutil.MustPanic

@@ -1,26 +1,13 @@
 package structured_test
 
 import (
-	"errors"
+	"github.com/loomgo/loom/internal/testutil"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/loomgo/loom/thread"
 )
-
-func mustPanic(t *testing.T, want error, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, want) {
-			t.Errorf("panic %v, want an error wrapping %v", r, want)
-		}
-	}()
-	fn()
-}
 
 // onVirtual runs fn as the owner on a new virtual thread and waits for it.
 func onVirtual(t *testing.T, fn func()) {
@@ -85,3 +72,5 @@ func awaitState(t *testing.T, th *thread.Thread, states ...thread.State) {
 	}
 	t.Fatalf("%v did not reach %v", th, states)
 }
+
+var mustPanic = testutil.MustPanic

@@ -3,6 +3,7 @@ package thread_test
 import (
 	"errors"
 	"fmt"
+	"github.com/loomgo/loom/internal/testutil"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,41 +15,6 @@ import (
 
 	"github.com/loomgo/loom/thread"
 )
-
-// mustPanic runs f and checks that it panics with an error matching want.
-func mustPanic(t *testing.T, want error, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, want) {
-			t.Fatalf("panic %v, want one wrapping %v", r, want)
-		}
-	}()
-	f()
-}
-
-// waitState waits (generously) until th reaches st.
-func waitState(t *testing.T, th *thread.Thread, st thread.State) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for th.State() != st {
-		if time.Now().After(deadline) {
-			t.Fatalf("%v: state %v, want %v", th, th.State(), st)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
-func join(t *testing.T, ths ...*thread.Thread) {
-	t.Helper()
-	for _, th := range ths {
-		if err := th.Join(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func TestUnstartedThreadIsNewAndStartMakesItRun(t *testing.T) {
 	for _, virtual := range []bool{true, false} {
@@ -676,3 +642,7 @@ func TestCloseWaitsForThreads(t *testing.T) {
 		t.Fatalf("Close returned with %d of 10 done", done.Load())
 	}
 }
+
+var mustPanic = testutil.MustPanic
+var waitState = testutil.WaitState
+var join = testutil.Join

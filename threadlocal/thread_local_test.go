@@ -3,6 +3,7 @@ package threadlocal_test
 import (
 	"errors"
 	"fmt"
+	"github.com/loomgo/loom/internal/testutil"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -22,19 +23,6 @@ func run(t *testing.T, fn func()) {
 	if err := th.Join(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func mustPanic(t *testing.T, want error, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, want) {
-			t.Errorf("panic %v, want an error wrapping %v", r, want)
-		}
-	}()
-	fn()
 }
 
 // TCK ThreadLocalTest.testRemove: remove restores the initial value.
@@ -473,3 +461,5 @@ func TestInheritFromPlatformParent(t *testing.T) {
 		t.Error("the child's Set changed the parent's value")
 	}
 }
+
+var mustPanic = testutil.MustPanic
