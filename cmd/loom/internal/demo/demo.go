@@ -25,10 +25,15 @@ type Config struct {
 	Progress io.Writer
 	// ProgressEvery is how often long runs report their progress; 0 means 2 s.
 	ProgressEvery time.Duration
-	// Long runs the first experiment with its published 1 s sleeps (about 50 s for the fixed
-	// pool alone) instead of sleeps capped at 200 ms, which keep its 50 rounds and fit the whole
-	// demo in under 3 minutes on 2 cores.
+	// Budget is the time the whole run should fit in; 0 means no limit. The experiment with the
+	// published 1 s sleeps on a fixed pool (about 50 s for the pool alone) runs last, and only
+	// with 1 s sleeps if they fit in what is left of the budget; otherwise its sleeps are capped
+	// at 200 ms, which keeps its 50 rounds and its shape in a fifth of the time.
+	Budget time.Duration
+	// Long runs that experiment with its published 1 s sleeps whatever the budget.
 	Long bool
+
+	deadline time.Time // start + Budget, set by Run
 
 	mu sync.Mutex
 }
@@ -105,6 +110,9 @@ type Experiment struct {
 	Java  string // the figure Java articles publish
 	Rule  string // when loom's result has the same shape
 	Run   func(c *Config) Outcome
+	// Last runs the experiment after the others (its row keeps its place), so that it can size
+	// itself to what is left of the budget.
+	Last bool
 }
 
 // Outcome is what an experiment measured.
@@ -173,14 +181,35 @@ func Select(only string) ([]Experiment, error) {
 	return out, nil
 }
 
-// Run runs the experiments one after the other and returns their results.
+// remaining returns what is left of the budget, or a very long time if there is none.
+func (c *Config) remaining() time.Duration {
+	if c.deadline.IsZero() {
+		return 1<<63 - 1
+	}
+	return time.Until(c.deadline)
+}
+
+// Run runs the experiments one after the other (those marked Last after the others) and
+// returns their results in the order of exps.
 func Run(c *Config, exps []Experiment) []Result {
-	var res []Result
+	if c.Budget > 0 {
+		c.deadline = time.Now().Add(c.Budget)
+	}
+	var order []int
+	for _, last := range []bool{false, true} {
+		for i, e := range exps {
+			if e.Last == last {
+				order = append(order, i)
+			}
+		}
+	}
+	res := make([]Result, len(exps))
 	base := osThreads()
-	for i, e := range exps {
+	for n, i := range order {
+		e := exps[i]
 		if c.Progress != nil {
 			c.mu.Lock()
-			fmt.Fprintf(c.Progress, "[%2d/%d] %s: %s\n", i+1, len(exps), e.Name, e.Title)
+			fmt.Fprintf(c.Progress, "[%2d/%d] %s: %s\n", n+1, len(exps), e.Name, e.Title)
 			c.mu.Unlock()
 		}
 		start := time.Now()
@@ -197,7 +226,7 @@ func Run(c *Config, exps []Experiment) []Result {
 			}
 		}
 		c.logf("-> %s (%s) in %.1f s", verdictWord(r.Same), r.Verdict, r.Seconds)
-		res = append(res, r)
+		res[i] = r
 		quiesce(base)
 	}
 	return res

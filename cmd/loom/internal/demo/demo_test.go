@@ -131,3 +131,22 @@ func names(es []demo.Experiment) []string {
 	}
 	return out
 }
+
+func TestALastExperimentRunsAfterTheOthersButKeepsItsRow(t *testing.T) {
+	var ran []string
+	mk := func(name string, last bool) demo.Experiment {
+		return demo.Experiment{Name: name, Title: name, Java: "j", Rule: "r", Last: last,
+			Run: func(*demo.Config) demo.Outcome { ran = append(ran, name); return demo.Outcome{Same: true, Loom: name} }}
+	}
+	res := demo.Run(&demo.Config{Budget: time.Minute}, []demo.Experiment{mk("first", true), mk("second", false), mk("third", false)})
+	if diff := cmp.Diff([]string{"second", "third", "first"}, ran); diff != "" {
+		t.Errorf("run order (-want +got):\n%s", diff)
+	}
+	var rows []string
+	for _, r := range res {
+		rows = append(rows, r.Loom)
+	}
+	if diff := cmp.Diff([]string{"first", "second", "third"}, rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}

@@ -38,12 +38,17 @@ func sleepTask(d time.Duration) func() { return func() { _ = thread.Sleep(d) } }
 // fixedVersusVirtual is the experiment of the JEP 444 era articles: n tasks that each sleep d,
 // on a fixed pool of platform threads and on a virtual thread per task.
 //
-// short, if not zero, caps the sleep unless c.Long is set.
+// short, if not zero, caps the sleep unless c.Long is set or the run fits in what is left of
+// c.Budget.
 func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep, short time.Duration) Outcome {
 	tasks, pool := c.n(fullTasks, 10), c.n(fullPool, 1)
 	sleep := c.dur(fullSleep, minSleep)
-	if short > 0 && sleep > short && !c.Long {
-		sleep = short
+	left := c.remaining()
+	// the fixed pool's rounds, three virtual runs, and slack for a loaded machine
+	need := time.Duration((tasks+pool-1)/pool+3)*sleep + 10*time.Second
+	capped := false
+	if short > 0 && sleep > short && !c.Long && need > left {
+		sleep, capped = short, true
 	}
 	if !c.full() {
 		// keep tasks/pool, so the fixed pool still needs tasks/pool rounds of sleep
@@ -86,8 +91,9 @@ func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep,
 	if tasks != fullTasks || pool != fullPool || sleep != fullSleep {
 		o.Scaling = fmt.Sprintf("ran %s on a pool of %d (full: %s on %d; the %d rounds of sleep that make the fixed pool slow are kept)",
 			nTasks(tasks, sleep), pool, nTasks(fullTasks, fullSleep), fullPool, (tasks+pool-1)/pool)
-		if short > 0 && sleep == short {
-			o.Scaling += fmt.Sprintf("; `loom demo -long` lifts the %s cap (at full scale the fixed pool then takes ~%d s)", dur(short), int(fullSleep.Seconds())*((fullTasks+fullPool-1)/fullPool))
+		if capped {
+			o.Scaling += fmt.Sprintf("; the %s sleeps (~%d s) did not fit in the %d s left of the time budget, so they were capped at %s (`loom demo -long` runs them anyway)",
+				dur(c.dur(fullSleep, minSleep)), int(need.Seconds()), int(left.Seconds()), dur(short))
 		}
 	}
 	return o
