@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -14,17 +15,17 @@ import (
 func TestConditionAwaitSignalWithoutLockPanicsIMSE(t *testing.T) {
 	var l locks.ReentrantLock
 	c := l.NewCondition()
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { c.Await() })
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitTimeout(time.Millisecond) })
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitUntil(time.Now()) })
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitNanos(time.Millisecond) })
-	mustPanic(t, locks.ErrIllegalMonitorState, c.AwaitUninterruptibly)
-	mustPanic(t, locks.ErrIllegalMonitorState, c.Signal)
-	mustPanic(t, locks.ErrIllegalMonitorState, c.SignalAll)
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { l.HasWaiters(c) })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { c.Await() })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitTimeout(time.Millisecond) })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitUntil(time.Now()) })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { c.AwaitNanos(time.Millisecond) })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, c.AwaitUninterruptibly)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, c.Signal)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, c.SignalAll)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { l.HasWaiters(c) })
 	l.Lock()
-	th := startVirtual(func() { mustPanic(t, locks.ErrIllegalMonitorState, c.Signal) })
-	join(t, th)
+	th := startVirtual(func() { testutil.MustPanic(t, locks.ErrIllegalMonitorState, c.Signal) })
+	testutil.Join(t, th)
 	l.Unlock()
 }
 
@@ -33,12 +34,12 @@ func TestConditionInspectionMisusePanics(t *testing.T) {
 	c := other.NewCondition()
 	l.Lock()
 	defer l.Unlock()
-	mustPanic(t, thread.ErrNilArgument, func() { l.HasWaiters(nil) })
-	mustPanic(t, thread.ErrNilArgument, func() { l.WaitQueueLength(nil) })
-	mustPanic(t, thread.ErrNilArgument, func() { l.WaitingThreads(nil) })
-	mustPanic(t, thread.ErrIllegalArgument, func() { l.HasWaiters(c) })
-	mustPanic(t, thread.ErrIllegalArgument, func() { l.WaitQueueLength(c) })
-	mustPanic(t, thread.ErrIllegalArgument, func() { l.WaitingThreads(c) })
+	testutil.MustPanic(t, thread.ErrNilArgument, func() { l.HasWaiters(nil) })
+	testutil.MustPanic(t, thread.ErrNilArgument, func() { l.WaitQueueLength(nil) })
+	testutil.MustPanic(t, thread.ErrNilArgument, func() { l.WaitingThreads(nil) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { l.HasWaiters(c) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { l.WaitQueueLength(c) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { l.WaitingThreads(c) })
 }
 
 func TestConditionTimedAwaitsTimeOut(t *testing.T) {
@@ -72,7 +73,7 @@ func TestConditionTimedAwaitsTimeOut(t *testing.T) {
 					t.Error("lock not held again after timed awaits")
 				}
 			})
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -108,7 +109,7 @@ func TestConditionAwaitReturnsWhenSignalled(t *testing.T) {
 				t.Errorf("signalled waiter state %v before unlock, want WAITING (re-acquiring)", st)
 			}
 			l.Unlock()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -130,7 +131,7 @@ func TestConditionAwaitRestoresHoldCount(t *testing.T) {
 		l.Unlock()
 		l.Unlock()
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	// while it waits, the lock is entirely free
 	var l2 locks.ReentrantLock
 	c2 := l2.NewCondition()
@@ -148,7 +149,7 @@ func TestConditionAwaitRestoresHoldCount(t *testing.T) {
 	l2.Lock()
 	c2.Signal()
 	l2.Unlock()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestConditionSignalWakesFifo(t *testing.T) {
@@ -182,7 +183,7 @@ func TestConditionSignalWakesFifo(t *testing.T) {
 	}
 	l.Unlock()
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if diff := cmp.Diff([]int{0, 1, 2, 3}, order); diff != "" {
 		t.Errorf("wake order (-want +got):\n%s", diff)
@@ -218,7 +219,7 @@ func TestConditionSignalAllWakesAll(t *testing.T) {
 	}
 	l.Unlock()
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 }
 
@@ -258,7 +259,7 @@ func TestConditionAwaitWithInterruptSetReturnsErrInterrupted(t *testing.T) {
 			}
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestConditionAwaitInterruptedBeforeSignalReturnsErrInterruptedAfterReacquiring(t *testing.T) {
@@ -281,7 +282,7 @@ func TestConditionAwaitInterruptedBeforeSignalReturnsErrInterruptedAfterReacquir
 					t.Errorf("HoldCount = %d, want 2", l.HoldCount())
 				}
 			})
-			waitState(t, th, thread.TimedWaiting)
+			testutil.WaitState(t, th, thread.TimedWaiting)
 			l.Lock()
 			th.Interrupt()
 			time.Sleep(10 * time.Millisecond)
@@ -289,7 +290,7 @@ func TestConditionAwaitInterruptedBeforeSignalReturnsErrInterruptedAfterReacquir
 				t.Error("interrupted waiter returned without the lock")
 			}
 			l.Unlock()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -318,7 +319,7 @@ func TestConditionAwaitInterruptedAfterSignalReturnsNormallyWithStatusSet(t *tes
 			c.Signal()
 			th.Interrupt()
 			l.Unlock()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -347,7 +348,7 @@ func TestConditionAwaitUninterruptiblyKeepsWaitingAndSetsStatus(t *testing.T) {
 	}
 	c.Signal()
 	l.Unlock()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 // A waiter signalled before its timeout, but unable to re-acquire until long after, reports
@@ -371,7 +372,7 @@ func TestConditionSignalledWaiterIsNotReportedTimedOut(t *testing.T) {
 	c.Signal()
 	time.Sleep(150 * time.Millisecond) // past the waiter's timeout, still holding the lock
 	l.Unlock()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 // A waiter that timed out is skipped by Signal, which goes to the next one.
@@ -397,7 +398,7 @@ func TestConditionSignalSkipsWaiterThatGaveUp(t *testing.T) {
 		ok, _ := c.AwaitTimeout(longWait)
 		signalled <- ok
 	})
-	join(t, gaveUp)
+	testutil.Join(t, gaveUp)
 	eventually(t, "second waiter", func() bool {
 		l.Lock()
 		defer l.Unlock()
@@ -409,5 +410,5 @@ func TestConditionSignalSkipsWaiterThatGaveUp(t *testing.T) {
 	if !<-signalled {
 		t.Error("Signal did not reach the second waiter")
 	}
-	join(t, second)
+	testutil.Join(t, second)
 }

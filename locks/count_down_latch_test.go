@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
 func TestCountDownLatchConstructorNegativePanicsIAE(t *testing.T) {
-	mustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCountDownLatch(-1) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCountDownLatch(-1) })
 }
 
 func TestCountDownLatchCountDownAndCount(t *testing.T) {
@@ -45,7 +46,7 @@ func TestCountDownLatchAwaitReleasesAllWaiters(t *testing.T) {
 		}))
 	}
 	for _, th := range ths {
-		waitState(t, th, thread.Waiting)
+		testutil.WaitState(t, th, thread.Waiting)
 	}
 	l.CountDown()
 	time.Sleep(5 * time.Millisecond)
@@ -56,7 +57,7 @@ func TestCountDownLatchAwaitReleasesAllWaiters(t *testing.T) {
 	}
 	l.CountDown()
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 }
 
@@ -70,10 +71,10 @@ func TestCountDownLatchTimedAwait(t *testing.T) {
 			t.Errorf("AwaitTimeout = %v, %v; want true", ok, err)
 		}
 	})
-	waitState(t, th, thread.TimedWaiting)
+	testutil.WaitState(t, th, thread.TimedWaiting)
 	time.Sleep(60 * time.Millisecond)
 	l.CountDown()
-	join(t, th)
+	testutil.Join(t, th)
 	if ok, _ := l.AwaitTimeout(0); !ok {
 		t.Error("AwaitTimeout(0) on an open latch = false")
 	}
@@ -89,9 +90,9 @@ func TestCountDownLatchAwaitInterruptible(t *testing.T) {
 			t.Error("status not cleared")
 		}
 	})
-	waitState(t, th, thread.Waiting)
+	testutil.WaitState(t, th, thread.Waiting)
 	th.Interrupt()
-	join(t, th)
+	testutil.Join(t, th)
 	// An interrupt status already set wins even over an open latch [impl].
 	open := locks.NewCountDownLatch(0)
 	th = startVirtual(func() {
@@ -100,5 +101,5 @@ func TestCountDownLatchAwaitInterruptible(t *testing.T) {
 			t.Errorf("Await on open latch with status set = %v, want ErrInterrupted", err)
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 }

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
 func TestCyclicBarrierConstructorNonPositivePartiesPanicsIAE(t *testing.T) {
-	mustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCyclicBarrier(0, nil) })
-	mustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCyclicBarrier(-1, nil) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCyclicBarrier(0, nil) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { locks.NewCyclicBarrier(-1, nil) })
 	if locks.NewCyclicBarrier(3, nil).Parties() != 3 {
 		t.Error("Parties")
 	}
@@ -36,7 +37,7 @@ func TestCyclicBarrierTripsAndIsReusable(t *testing.T) {
 			}))
 		}
 		for _, th := range ths {
-			join(t, th)
+			testutil.Join(t, th)
 		}
 		slices.Sort(idx)
 		if diff := cmp.Diff([]int{0, 1, 2}, idx); diff != "" {
@@ -59,7 +60,7 @@ func TestCyclicBarrierTimeoutBreaksBarrier(t *testing.T) {
 	if _, err := b.AwaitTimeout(20 * time.Millisecond); !errors.Is(err, locks.ErrTimeout) {
 		t.Errorf("AwaitTimeout = %v, want ErrTimeout", err)
 	}
-	join(t, other)
+	testutil.Join(t, other)
 	if !b.IsBroken() {
 		t.Fatal("not broken")
 	}
@@ -86,8 +87,8 @@ func TestCyclicBarrierInterruptBreaksBarrier(t *testing.T) {
 	})
 	eventually(t, "two waiting", func() bool { return b.NumberWaiting() == 2 })
 	victim.Interrupt()
-	join(t, victim)
-	join(t, other)
+	testutil.Join(t, victim)
+	testutil.Join(t, other)
 	if !b.IsBroken() {
 		t.Fatal("not broken")
 	}
@@ -102,7 +103,7 @@ func TestCyclicBarrierResetBreaksWaiters(t *testing.T) {
 	})
 	eventually(t, "waiting", func() bool { return b.NumberWaiting() == 1 })
 	b.Reset()
-	join(t, w)
+	testutil.Join(t, w)
 	if b.IsBroken() || b.NumberWaiting() != 0 {
 		t.Fatal("Reset did not start a fresh round")
 	}
@@ -124,7 +125,7 @@ func TestCyclicBarrierActionPanicBreaksBarrier(t *testing.T) {
 		}()
 		b.Await()
 	}()
-	join(t, w)
+	testutil.Join(t, w)
 	if !b.IsBroken() {
 		t.Fatal("not broken")
 	}

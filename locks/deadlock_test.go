@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -66,8 +67,8 @@ func TestDeadlockTwoLocksFormACycleOfOwners(t *testing.T) {
 		t.Fatalf("cycle %v, want t1 and t2", cycle)
 	}
 	t1.Interrupt() // break it
-	join(t, t1)
-	join(t, t2)
+	testutil.Join(t, t1)
+	testutil.Join(t, t2)
 }
 
 func TestDeadlockMonitorAndLockFormACycleOfOwners(t *testing.T) {
@@ -92,12 +93,12 @@ func TestDeadlockMonitorAndLockFormACycleOfOwners(t *testing.T) {
 		m.Enter() // BLOCKED on the monitor
 		m.Exit()
 	})
-	waitState(t, t2, thread.Blocked)
+	testutil.WaitState(t, t2, thread.Blocked)
 	eventually(t, "t1 queued", func() bool { return l.HasQueuedThread(t1) })
 	if cycle := cycleFrom(t2); len(cycle) != 2 {
 		t.Fatalf("cycle %v, want 2 threads", cycle)
 	}
 	t1.Interrupt()
-	join(t, t1)
-	join(t, t2)
+	testutil.Join(t, t1)
+	testutil.Join(t, t2)
 }

@@ -1,7 +1,6 @@
 package locks_test
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -21,15 +20,6 @@ const longWait = 10 * time.Second
 
 func startVirtual(f func()) *thread.Thread { return thread.OfVirtual().Start(f) }
 
-// join waits for th, failing the test if it does not end in longWait.
-func join(t testing.TB, th *thread.Thread) {
-	t.Helper()
-	ok, err := th.JoinTimeout(longWait)
-	if err != nil || !ok {
-		t.Fatalf("%v did not terminate: %v (state %v)", th, err, th.State())
-	}
-}
-
 // eventually polls cond until it holds, failing the test after longWait.
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
@@ -40,25 +30,6 @@ func eventually(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-func waitState(t testing.TB, th *thread.Thread, st thread.State) {
-	t.Helper()
-	eventually(t, th.String()+" to be "+st.String(), func() bool { return th.State() == st })
-}
-
-// mustPanic runs f and checks it panics with an error that errors.Is target.
-func mustPanic(t testing.TB, target error, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !errors.Is(err, target) {
-			t.Fatalf("panic %v, want %v", r, target)
-		}
-	}()
-	f()
 }
 
 // ids returns the thread ids of ths, for comparisons.

@@ -9,6 +9,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -31,24 +32,24 @@ func TestMonitorEnterIsReentrant256Deep(t *testing.T) {
 
 func TestMonitorIllegalMonitorStateException(t *testing.T) {
 	var m locks.Monitor
-	mustPanic(t, locks.ErrIllegalMonitorState, m.Exit)
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { m.Wait() })
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { m.WaitTimeout(time.Millisecond) })
-	mustPanic(t, locks.ErrIllegalMonitorState, m.Notify)
-	mustPanic(t, locks.ErrIllegalMonitorState, m.NotifyAll)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, m.Exit)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { m.Wait() })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { m.WaitTimeout(time.Millisecond) })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, m.Notify)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, m.NotifyAll)
 	m.Enter()
 	th := startVirtual(func() {
-		mustPanic(t, locks.ErrIllegalMonitorState, m.Exit)
-		mustPanic(t, locks.ErrIllegalMonitorState, m.Notify)
+		testutil.MustPanic(t, locks.ErrIllegalMonitorState, m.Exit)
+		testutil.MustPanic(t, locks.ErrIllegalMonitorState, m.Notify)
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	m.Exit()
 }
 
 func TestMonitorWaitNegativeTimeoutPanicsIAE(t *testing.T) {
 	var m locks.Monitor
 	m.Synchronized(func() {
-		mustPanic(t, thread.ErrIllegalArgument, func() { m.WaitTimeout(-time.Millisecond) })
+		testutil.MustPanic(t, thread.ErrIllegalArgument, func() { m.WaitTimeout(-time.Millisecond) })
 		if !m.IsHeldByCurrentThread() {
 			t.Error("monitor released by a bad WaitTimeout")
 		}
@@ -82,7 +83,7 @@ func TestMonitorWaitWhenEnteredManyTimesRestoresCount(t *testing.T) {
 			m.Exit()
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	// while waiting the monitor is entirely free
 	th = startVirtual(func() {
 		m.Enter()
@@ -97,7 +98,7 @@ func TestMonitorWaitWhenEnteredManyTimesRestoresCount(t *testing.T) {
 	}
 	m.Notify()
 	m.Exit()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestMonitorNotifyWakesOneThreadAndNotifyAllWakesAll(t *testing.T) {
@@ -123,7 +124,7 @@ func TestMonitorNotifyWakesOneThreadAndNotifyAllWakesAll(t *testing.T) {
 	}
 	m.Synchronized(m.NotifyAll)
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if woken.Load() != 4 {
 		t.Fatal(woken.Load())
@@ -151,18 +152,18 @@ func TestMonitorNotifiedWaiterIsBlockedUntilNotifierExits(t *testing.T) {
 			var m locks.Monitor
 			th := k.start(func() { m.Synchronized(func() { m.Wait() }) })
 			eventually(t, "waiting", func() bool { return len(m.WaitingThreads()) == 1 })
-			waitState(t, th, thread.Waiting)
+			testutil.WaitState(t, th, thread.Waiting)
 			if _, ok := th.Blocker().(interface{ Owner() *thread.Thread }); ok || th.Blocker() == nil {
 				t.Errorf("waiting thread's Blocker %v: want the wait set, without Owner", th.Blocker())
 			}
 			m.Enter()
 			m.Notify()
-			waitState(t, th, thread.Blocked)
+			testutil.WaitState(t, th, thread.Blocked)
 			if th.Blocker() != &m {
 				t.Errorf("Blocker = %v, want the monitor", th.Blocker())
 			}
 			m.Exit()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -186,8 +187,8 @@ func TestMonitorTimedWaitReturnsAfterTimeout(t *testing.T) {
 			}
 		})
 	})
-	waitState(t, th, thread.TimedWaiting)
-	join(t, th)
+	testutil.WaitState(t, th, thread.TimedWaiting)
+	testutil.Join(t, th)
 }
 
 func TestMonitorWaitWithInterruptSet(t *testing.T) {
@@ -206,7 +207,7 @@ func TestMonitorWaitWithInterruptSet(t *testing.T) {
 			}
 		})
 	})
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 // Interrupted while waiting: the thread must first re-enter (BLOCKED while another thread holds
@@ -228,9 +229,9 @@ func TestMonitorInterruptWait(t *testing.T) {
 			eventually(t, "waiting", func() bool { return len(m.WaitingThreads()) == 1 })
 			m.Enter()
 			th.Interrupt()
-			waitState(t, th, thread.Blocked)
+			testutil.WaitState(t, th, thread.Blocked)
 			m.Exit()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -254,10 +255,10 @@ func TestMonitorInterruptReenterAfterWait(t *testing.T) {
 			eventually(t, "waiting", func() bool { return len(m.WaitingThreads()) == 1 })
 			m.Enter()
 			m.Notify()
-			waitState(t, th, thread.Blocked)
+			testutil.WaitState(t, th, thread.Blocked)
 			th.Interrupt()
 			m.Exit()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -272,7 +273,7 @@ func TestMonitorEnterIsNotInterruptible(t *testing.T) {
 		}
 		m.Exit()
 	})
-	waitState(t, th, thread.Blocked)
+	testutil.WaitState(t, th, thread.Blocked)
 	if th.Blocker() != &m || m.Owner() != thread.Current() {
 		t.Errorf("Blocker %v, Owner %v", th.Blocker(), m.Owner())
 	}
@@ -282,7 +283,7 @@ func TestMonitorEnterIsNotInterruptible(t *testing.T) {
 		t.Errorf("state after interrupt %v, want BLOCKED", th.State())
 	}
 	m.Exit()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestMonitorMutualExclusion(t *testing.T) {
@@ -304,7 +305,7 @@ func TestMonitorMutualExclusion(t *testing.T) {
 		}))
 	}
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if n != 2400 {
 		t.Fatal(n)
@@ -320,7 +321,7 @@ func TestMonitorOfSameObjectSameMonitor(t *testing.T) {
 	if locks.MonitorOf(a) == locks.MonitorOf(b) {
 		t.Error("one monitor for two objects")
 	}
-	mustPanic(t, thread.ErrNilArgument, func() { locks.MonitorOf[obj](nil) })
+	testutil.MustPanic(t, thread.ErrNilArgument, func() { locks.MonitorOf[obj](nil) })
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -42,7 +43,7 @@ func TestConditionInterruptibleAwaitForms(t *testing.T) {
 					return l.HasWaiters(c)
 				})
 				th.Interrupt()
-				join(t, th)
+				testutil.Join(t, th)
 			}
 		})
 	}
@@ -56,9 +57,9 @@ func TestCountDownLatchTimedAwaitInterruptible(t *testing.T) {
 			t.Errorf("AwaitTimeout = %v, %v; want ErrInterrupted", ok, err)
 		}
 	})
-	waitState(t, th, thread.TimedWaiting)
+	testutil.WaitState(t, th, thread.TimedWaiting)
 	th.Interrupt()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 // jtreg MonitorWaitNotify.testWaitNotify3 (pinned): under PinSynchronized too, a notified
@@ -71,9 +72,9 @@ func TestMonitorNotifiedWaiterIsBlockedWhenPinned(t *testing.T) {
 	eventually(t, "waiting", func() bool { return len(m.WaitingThreads()) == 1 })
 	m.Enter()
 	m.Notify()
-	waitState(t, th, thread.Blocked)
+	testutil.WaitState(t, th, thread.Blocked)
 	m.Exit()
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 // jtreg MonitorEnterExit.testReenterWithContention: 256-deep reentry while other threads
@@ -97,7 +98,7 @@ func TestMonitorReenterWithContention(t *testing.T) {
 		}))
 	}
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if n != 4*256 || m.Owner() != nil {
 		t.Fatalf("n = %d, owner %v", n, m.Owner())
@@ -119,5 +120,5 @@ func TestMonitorWaitDoesNotConsumeParkPermit(t *testing.T) {
 			t.Error("Wait consumed the park permit")
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 }

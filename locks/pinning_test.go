@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -19,7 +20,7 @@ func runOn(t *testing.T, s *thread.Scheduler, n int, body func(i int)) time.Dura
 		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() { body(i) }))
 	}
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	return time.Since(start)
 }
@@ -134,11 +135,11 @@ func TestPinningBlockedEnterReleasesCarrierUnderPinNone(t *testing.T) {
 	var m locks.Monitor
 	m.Enter()
 	blocked := thread.OfVirtual().Scheduler(s).Start(func() { m.Synchronized(func() {}) })
-	waitState(t, blocked, thread.Blocked)
+	testutil.WaitState(t, blocked, thread.Blocked)
 	ran := thread.OfVirtual().Scheduler(s).Start(func() {})
-	join(t, ran)
+	testutil.Join(t, ran)
 	m.Exit()
-	join(t, blocked)
+	testutil.Join(t, blocked)
 }
 
 // Under PinSynchronized the blocked virtual thread keeps the only carrier (no compensation):
@@ -150,14 +151,14 @@ func TestPinningBlockedEnterPinsCarrierUnderPinSynchronized(t *testing.T) {
 	var m locks.Monitor
 	m.Enter()
 	blocked := thread.OfVirtual().Scheduler(s).Start(func() { m.Synchronized(func() {}) })
-	waitState(t, blocked, thread.Blocked)
+	testutil.WaitState(t, blocked, thread.Blocked)
 	ran := thread.OfVirtual().Scheduler(s).Start(func() {})
 	if ok, _ := ran.JoinTimeout(100 * time.Millisecond); ok {
 		t.Error("a second virtual thread ran while the only carrier was pinned")
 	}
 	m.Exit()
-	join(t, blocked)
-	join(t, ran)
+	testutil.Join(t, blocked)
+	testutil.Join(t, ran)
 }
 
 // jtreg MonitorEnterExit.testManyBlockedThreads: many virtual threads blocked on one monitor
@@ -198,12 +199,12 @@ func TestPinningWaitReleasesOrCompensatesCarrier(t *testing.T) {
 					}
 				})
 			})
-			waitState(t, waiter, thread.Waiting)
+			testutil.WaitState(t, waiter, thread.Waiting)
 			notifier := thread.OfVirtual().Scheduler(s).Start(func() {
 				m.Synchronized(func() { done = true; m.Notify() })
 			})
-			join(t, notifier)
-			join(t, waiter)
+			testutil.Join(t, notifier)
+			testutil.Join(t, waiter)
 		})
 	}
 }
@@ -253,11 +254,11 @@ func TestPinningEventsNameTheBlockingOperation(t *testing.T) {
 				}
 			})
 			if !c.wait {
-				waitState(t, th, thread.Blocked)
+				testutil.WaitState(t, th, thread.Blocked)
 				time.Sleep(40 * time.Millisecond)
 				m.Exit()
 			}
-			join(t, th)
+			testutil.Join(t, th)
 			mu.Lock()
 			defer mu.Unlock()
 			found := false
@@ -298,8 +299,8 @@ func TestPinningLockWaitInsideMonitor(t *testing.T) {
 				t.Errorf("another virtual thread ran=%v while the waiter was pinned=%v", ran, pinned)
 			}
 			l.Unlock()
-			join(t, waiter)
-			join(t, other)
+			testutil.Join(t, waiter)
+			testutil.Join(t, other)
 			mu.Lock()
 			defer mu.Unlock()
 			if got := len(events) > 0; got != (mode == thread.PinSynchronized) {

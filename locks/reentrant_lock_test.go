@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -51,10 +52,10 @@ func TestReentrantLockGetHoldCountCountsReentrantHolds(t *testing.T) {
 
 func TestReentrantLockUnlockWithoutHoldingPanicsIMSE(t *testing.T) {
 	var l locks.ReentrantLock
-	mustPanic(t, locks.ErrIllegalMonitorState, l.Unlock)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, l.Unlock)
 	l.Lock()
-	th := startVirtual(func() { mustPanic(t, locks.ErrIllegalMonitorState, l.Unlock) })
-	join(t, th)
+	th := startVirtual(func() { testutil.MustPanic(t, locks.ErrIllegalMonitorState, l.Unlock) })
+	testutil.Join(t, th)
 	if !l.IsHeldByCurrentThread() || l.HoldCount() != 1 {
 		t.Fatal("a failed foreign unlock changed the lock")
 	}
@@ -77,7 +78,7 @@ func TestReentrantLockTryLockWhenFreeAndWhenLocked(t *testing.T) {
 			t.Errorf("TryLockTimeout(0) = %v, %v", ok, err)
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	l.Unlock()
 	l.Unlock()
 }
@@ -104,8 +105,8 @@ func TestReentrantLockTryLockBargesOnFairLockButTryLockTimeoutZeroDoesNot(t *tes
 		}
 		l.Unlock()
 	})
-	join(t, owner)
-	join(t, waiter)
+	testutil.Join(t, owner)
+	testutil.Join(t, waiter)
 }
 
 func TestReentrantLockTryLockTimeoutTimesOut(t *testing.T) {
@@ -124,7 +125,7 @@ func TestReentrantLockTryLockTimeoutTimesOut(t *testing.T) {
 						t.Errorf("gave up after %v, before the timeout", el)
 					}
 				})
-				join(t, th)
+				testutil.Join(t, th)
 				if l.HasQueuedThreads() {
 					t.Error("timed-out thread still queued")
 				}
@@ -152,7 +153,7 @@ func TestReentrantLockLockInterruptiblyInterruptedBeforeLockReturnsErrInterrupte
 			t.Errorf("TryLockTimeout = %v, %v, want ErrInterrupted", ok, err)
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestReentrantLockLockInterruptiblyInterruptedWhileWaiting(t *testing.T) {
@@ -173,7 +174,7 @@ func TestReentrantLockLockInterruptiblyInterruptedWhileWaiting(t *testing.T) {
 				t.Errorf("state %v, want WAITING", st)
 			}
 			th.Interrupt()
-			join(t, th)
+			testutil.Join(t, th)
 			if l.HasQueuedThreads() || l.HoldCount() != 1 {
 				t.Error("interrupted waiter left state behind")
 			}
@@ -191,9 +192,9 @@ func TestReentrantLockTryLockTimeoutInterruptedWhileWaiting(t *testing.T) {
 			t.Errorf("TryLockTimeout = %v, %v, want false, ErrInterrupted", ok, err)
 		}
 	})
-	waitState(t, th, thread.TimedWaiting)
+	testutil.WaitState(t, th, thread.TimedWaiting)
 	th.Interrupt()
-	join(t, th)
+	testutil.Join(t, th)
 	l.Unlock()
 }
 
@@ -216,7 +217,7 @@ func TestReentrantLockLockIsNotInterruptible(t *testing.T) {
 				t.Error("interrupt made Lock give up")
 			}
 			l.Unlock()
-			join(t, th)
+			testutil.Join(t, th)
 		})
 	}
 }
@@ -225,7 +226,7 @@ func TestReentrantLockWaitingThreadIsWaitingOnTheLock(t *testing.T) {
 	var l locks.ReentrantLock
 	l.Lock()
 	th := startVirtual(func() { l.Lock(); l.Unlock() })
-	waitState(t, th, thread.Waiting)
+	testutil.WaitState(t, th, thread.Waiting)
 	if b := th.Blocker(); b != &l {
 		t.Errorf("Blocker() = %v, want the lock", b)
 	}
@@ -233,7 +234,7 @@ func TestReentrantLockWaitingThreadIsWaitingOnTheLock(t *testing.T) {
 		t.Errorf("Owner() = %v, want %v", l.Owner(), thread.Current())
 	}
 	l.Unlock()
-	join(t, th)
+	testutil.Join(t, th)
 	if l.Owner() != nil {
 		t.Errorf("Owner() of a free lock = %v", l.Owner())
 	}
@@ -257,13 +258,13 @@ func TestReentrantLockHasQueuedThreadsAndQueueLength(t *testing.T) {
 			t.Error("HasQueuedThread wrong")
 		}
 		l.Unlock()
-		join(t, t1)
-		join(t, t2)
+		testutil.Join(t, t1)
+		testutil.Join(t, t2)
 		if l.HasQueuedThreads() || l.QueueLength() != 0 || l.HasQueuedThread(t1) {
 			t.Error("queue not empty at the end")
 		}
 	}
-	mustPanic(t, thread.ErrNilArgument, func() { new(locks.ReentrantLock).HasQueuedThread(nil) })
+	testutil.MustPanic(t, thread.ErrNilArgument, func() { new(locks.ReentrantLock).HasQueuedThread(nil) })
 }
 
 func TestReentrantLockFairLockGrantsInArrivalOrder(t *testing.T) {
@@ -285,7 +286,7 @@ func TestReentrantLockFairLockGrantsInArrivalOrder(t *testing.T) {
 	}
 	l.Unlock()
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if diff := cmp.Diff([]int{0, 1, 2, 3, 4}, order); diff != "" {
 		t.Errorf("grant order (-want +got):\n%s", diff)
@@ -329,7 +330,7 @@ func TestReentrantLockMutualExclusionAcrossVirtualAndPlatformThreads(t *testing.
 			}
 		}
 		for _, th := range ths {
-			join(t, th)
+			testutil.Join(t, th)
 		}
 		if count != 8*500 {
 			t.Errorf("count = %d, want %d", count, 8*500)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -54,7 +55,7 @@ func TestReentrantReadWriteLockWriteAndReadHoldCounts(t *testing.T) {
 		}
 		rw.ReadLock().Unlock()
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	for range 5 {
 		rw.ReadLock().Unlock()
 	}
@@ -65,19 +66,19 @@ func TestReentrantReadWriteLockWriteAndReadHoldCounts(t *testing.T) {
 
 func TestReentrantReadWriteLockUnlockWithoutHoldingPanicsIMSE(t *testing.T) {
 	var rw locks.ReentrantReadWriteLock
-	mustPanic(t, locks.ErrIllegalMonitorState, rw.WriteLock().Unlock)
-	mustPanic(t, locks.ErrIllegalMonitorState, rw.ReadLock().Unlock)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, rw.WriteLock().Unlock)
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, rw.ReadLock().Unlock)
 	rw.ReadLock().Lock()
 	th := startVirtual(func() {
-		mustPanic(t, locks.ErrIllegalMonitorState, rw.ReadLock().Unlock)
-		mustPanic(t, locks.ErrIllegalMonitorState, rw.WriteLock().Unlock)
+		testutil.MustPanic(t, locks.ErrIllegalMonitorState, rw.ReadLock().Unlock)
+		testutil.MustPanic(t, locks.ErrIllegalMonitorState, rw.WriteLock().Unlock)
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	if rw.ReadLockCount() != 1 {
 		t.Fatal("a foreign unlock changed the count")
 	}
 	rw.ReadLock().Unlock()
-	mustPanic(t, locks.ErrUnsupported, func() { rw.ReadLock().NewCondition() })
+	testutil.MustPanic(t, locks.ErrUnsupported, func() { rw.ReadLock().NewCondition() })
 }
 
 func TestReentrantReadWriteLockTryLockWhenWriteLocked(t *testing.T) {
@@ -94,7 +95,7 @@ func TestReentrantReadWriteLockTryLockWhenWriteLocked(t *testing.T) {
 			t.Error("write TryLockTimeout succeeded while another thread writes")
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	rw.WriteLock().Unlock()
 }
 
@@ -119,7 +120,7 @@ func TestReentrantReadWriteLockMultipleReadLocks(t *testing.T) {
 		}))
 	}
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	rw.ReadLock().Unlock()
 }
@@ -159,9 +160,9 @@ func TestReentrantReadWriteLockWriterWaitsForReadersAndReadersForWriter(t *testi
 			t.Errorf("QueueLength = %d, want 4", rw.QueueLength())
 		}
 		rw.ReadLock().Unlock()
-		join(t, w)
+		testutil.Join(t, w)
 		for _, r := range readers {
-			join(t, r)
+			testutil.Join(t, r)
 		}
 		if rw.HasQueuedThreads() || rw.IsWriteLocked() || rw.ReadLockCount() != 0 {
 			t.Error("state left behind")
@@ -179,7 +180,7 @@ func TestReentrantReadWriteLockDowngradeWriteToRead(t *testing.T) {
 	if rw.IsWriteLocked() || rw.ReadHoldCount() != 1 {
 		t.Fatal("downgrade failed")
 	}
-	join(t, reader) // now readers share
+	testutil.Join(t, reader) // now readers share
 	if rw.WriteLock().TryLock() {
 		t.Fatal("upgrade read->write succeeded")
 	}
@@ -205,7 +206,7 @@ func TestReentrantReadWriteLockWriterReentersWithQueuedThreads(t *testing.T) {
 	rw.WriteLock().Unlock()
 	rw.WriteLock().Unlock()
 	rw.WriteLock().Unlock()
-	join(t, w2)
+	testutil.Join(t, w2)
 }
 
 func TestReentrantReadWriteLockInterruptibleAndTimedLocks(t *testing.T) {
@@ -228,11 +229,11 @@ func TestReentrantReadWriteLockInterruptibleAndTimedLocks(t *testing.T) {
 			t.Errorf("write TryLockTimeout with status set = %v, %v", ok, err)
 		}
 	})
-	waitState(t, th, thread.Waiting)
+	testutil.WaitState(t, th, thread.Waiting)
 	th.Interrupt()
 	eventually(t, "second wait", func() bool { return step.Load() == 1 && rw.QueueLength() == 1 && th.State() == thread.Waiting })
 	th.Interrupt()
-	join(t, th)
+	testutil.Join(t, th)
 	if rw.HasQueuedThreads() {
 		t.Error("queued threads left")
 	}
@@ -245,7 +246,7 @@ func TestReentrantReadWriteLockInterruptibleAndTimedLocks(t *testing.T) {
 func TestReentrantReadWriteLockWriteConditionAwaitSignal(t *testing.T) {
 	var rw locks.ReentrantReadWriteLock
 	c := rw.WriteLock().NewCondition()
-	mustPanic(t, locks.ErrIllegalMonitorState, func() { c.Await() })
+	testutil.MustPanic(t, locks.ErrIllegalMonitorState, func() { c.Await() })
 	done := false
 	th := startVirtual(func() {
 		rw.WriteLock().Lock()
@@ -268,10 +269,10 @@ func TestReentrantReadWriteLockWriteConditionAwaitSignal(t *testing.T) {
 	done = true
 	c.Signal()
 	rw.WriteLock().Unlock()
-	join(t, th)
+	testutil.Join(t, th)
 	var other locks.ReentrantReadWriteLock
 	rw.WriteLock().Lock()
-	mustPanic(t, thread.ErrIllegalArgument, func() { rw.HasWaiters(other.WriteLock().NewCondition()) })
+	testutil.MustPanic(t, thread.ErrIllegalArgument, func() { rw.HasWaiters(other.WriteLock().NewCondition()) })
 	rw.WriteLock().Unlock()
 }
 
@@ -323,7 +324,7 @@ func TestReentrantReadWriteLockMutualExclusionStress(t *testing.T) {
 			}))
 		}
 		for _, th := range ths {
-			join(t, th)
+			testutil.Join(t, th)
 		}
 		if rw.ReadLockCount() != 0 || rw.IsWriteLocked() {
 			t.Fatal("holds left")

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -33,7 +34,7 @@ func TestScaleHundredThousandVirtualThreadsOnLatchLockAndMonitor(t *testing.T) {
 	eventually(t, "all waiting", func() bool { return gate.Count() == 1 && ths[n-1].State() == thread.Waiting })
 	gate.CountDown()
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if a != n || b != n {
 		t.Fatalf("a=%d b=%d, want %d", a, b, n)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -36,7 +37,7 @@ func TestSemaphoreNegativeArgumentsPanicIAE(t *testing.T) {
 		"ReleaseN":                func() { s.ReleaseN(-1) },
 		"ReducePermits":           func() { s.ReducePermits(-1) },
 	} {
-		t.Run(name, func(t *testing.T) { mustPanic(t, thread.ErrIllegalArgument, f) })
+		t.Run(name, func(t *testing.T) { testutil.MustPanic(t, thread.ErrIllegalArgument, f) })
 	}
 	if s.AvailablePermits() != 3 {
 		t.Errorf("permits %d after bad calls, want 3", s.AvailablePermits())
@@ -78,7 +79,7 @@ func TestSemaphoreReleaseAcquireDifferentThreads(t *testing.T) {
 					t.Fatal("AcquireN(3) returned with 2 permits")
 				}
 				s.ReleaseN(2)
-				join(t, th)
+				testutil.Join(t, th)
 				if s.AvailablePermits() != 0 {
 					t.Errorf("permits %d, want 0", s.AvailablePermits())
 				}
@@ -98,7 +99,7 @@ func TestSemaphoreTryAcquireTimeoutTimesOut(t *testing.T) {
 			t.Error("gave up early")
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	if s.AvailablePermits() != 1 || s.HasQueuedThreads() {
 		t.Error("timed-out acquire changed the semaphore")
 	}
@@ -117,11 +118,11 @@ func TestSemaphoreAcquireInterruptible(t *testing.T) {
 			t.Error("status not cleared")
 		}
 	})
-	waitState(t, th, thread.Waiting)
+	testutil.WaitState(t, th, thread.Waiting)
 	th.Interrupt()
-	waitState(t, th, thread.TimedWaiting)
+	testutil.WaitState(t, th, thread.TimedWaiting)
 	th.Interrupt()
-	join(t, th)
+	testutil.Join(t, th)
 	// interrupt checked on entry even when permits are available
 	s.Release()
 	th = startVirtual(func() {
@@ -130,7 +131,7 @@ func TestSemaphoreAcquireInterruptible(t *testing.T) {
 			t.Errorf("Acquire with status set = %v", err)
 		}
 	})
-	join(t, th)
+	testutil.Join(t, th)
 	if s.AvailablePermits() != 1 {
 		t.Error("interrupted acquire took a permit")
 	}
@@ -144,14 +145,14 @@ func TestSemaphoreAcquireUninterruptiblyIgnoresInterrupt(t *testing.T) {
 			t.Error("status not set")
 		}
 	})
-	waitState(t, th, thread.Waiting)
+	testutil.WaitState(t, th, thread.Waiting)
 	th.Interrupt()
 	time.Sleep(10 * time.Millisecond)
 	if !th.IsAlive() {
 		t.Fatal("AcquireUninterruptibly returned on interrupt")
 	}
 	s.ReleaseN(2)
-	join(t, th)
+	testutil.Join(t, th)
 }
 
 func TestSemaphoreQueueInspection(t *testing.T) {
@@ -167,7 +168,7 @@ func TestSemaphoreQueueInspection(t *testing.T) {
 	}
 	s.ReleaseN(3)
 	for _, th := range ths {
-		join(t, th)
+		testutil.Join(t, th)
 	}
 	if s.HasQueuedThreads() || s.QueueLength() != 0 {
 		t.Error("queue not empty")
@@ -197,9 +198,9 @@ func TestSemaphoreFairLocksFifo(t *testing.T) {
 			t.Errorf("fair=%v: TryAcquire did not barge", fair)
 		}
 		s.ReleaseN(3)
-		join(t, big)
+		testutil.Join(t, big)
 		s.Release()
-		join(t, small)
+		testutil.Join(t, small)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -33,9 +34,9 @@ func stressThreads(t *testing.T, seed uint64, n int, body func(rng *rand.Rand, i
 		}
 	})
 	for _, w := range workers {
-		join(t, w)
+		testutil.Join(t, w)
 	}
-	join(t, interrupter)
+	testutil.Join(t, interrupter)
 }
 
 // Mutual exclusion and hold counts under every acquire form, with timeouts and interrupts
