@@ -10,13 +10,10 @@ import (
 	"github.com/loomgo/loom/thread"
 )
 
-// owned is what deadlock detection needs from a thread's Blocker: the thread holding it.
-type owned interface{ Owner() *thread.Thread }
-
 var (
-	_ owned = (*locks.ReentrantLock)(nil)
-	_ owned = (*locks.Monitor)(nil)
-	_ owned = (*locks.ReentrantReadWriteLock)(nil)
+	_ thread.Owned = (*locks.ReentrantLock)(nil)
+	_ thread.Owned = (*locks.Monitor)(nil)
+	_ thread.Owned = (*locks.ReentrantReadWriteLock)(nil)
 )
 
 // cycleFrom follows Blocker -> Owner from th and returns the cycle it enters, if any: the shape
@@ -28,7 +25,7 @@ func cycleFrom(th *thread.Thread) []*thread.Thread {
 			return path[i:]
 		}
 		path = append(path, cur)
-		o, ok := cur.Blocker().(owned)
+		o, ok := cur.Blocker().(thread.Owned)
 		if !ok {
 			return nil
 		}
@@ -66,6 +63,9 @@ func TestDeadlockTwoLocksFormACycleOfOwners(t *testing.T) {
 	if len(cycle) != 2 || !slices.Contains(cycle, t1) || !slices.Contains(cycle, t2) {
 		t.Fatalf("cycle %v, want t1 and t2", cycle)
 	}
+	if got := thread.FindDeadlocked(); !slices.Contains(got, t1) || !slices.Contains(got, t2) {
+		t.Errorf("thread.FindDeadlocked() = %v, want t1 and t2", got)
+	}
 	t1.Interrupt() // break it
 	testutil.Join(t, t1)
 	testutil.Join(t, t2)
@@ -98,7 +98,29 @@ func TestDeadlockMonitorAndLockFormACycleOfOwners(t *testing.T) {
 	if cycle := cycleFrom(t2); len(cycle) != 2 {
 		t.Fatalf("cycle %v, want 2 threads", cycle)
 	}
+	if got := thread.FindDeadlocked(); !slices.Contains(got, t1) || !slices.Contains(got, t2) {
+		t.Errorf("thread.FindDeadlocked() = %v, want t1 and t2", got)
+	}
 	t1.Interrupt()
 	testutil.Join(t, t1)
 	testutil.Join(t, t2)
+}
+
+// Threads waiting on a Condition or in Monitor.Wait are not deadlocked on the lock's owner.
+func TestDeadlockWaitersAreNotReported(t *testing.T) {
+	var l locks.ReentrantLock
+	c := l.NewCondition()
+	var m locks.Monitor
+	w1 := startVirtual(func() { l.Lock(); c.AwaitUninterruptibly(); l.Unlock() })
+	w2 := startVirtual(func() { m.Synchronized(func() { m.Wait() }) })
+	testutil.WaitState(t, w1, thread.Waiting)
+	testutil.WaitState(t, w2, thread.Waiting)
+	if got := thread.FindDeadlocked(); slices.Contains(got, w1) || slices.Contains(got, w2) {
+		t.Errorf("FindDeadlocked() = %v", got)
+	}
+	l.Lock()
+	c.Signal()
+	l.Unlock()
+	m.Synchronized(m.Notify)
+	testutil.Join(t, w1, w2)
 }
