@@ -113,8 +113,8 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	c := &demo.Config{Scale: *scale, Long: *long, Budget: *budget}
 	if !*quiet {
 		c.Progress = stderr
-		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v; platform thread limit %d%s\n",
-			len(exps), *scale, thread.PlatformThreadLimit(), limitNote(*limit))
+		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v, time budget %v; platform thread limit %d%s\n",
+			len(exps), *scale, *budget, thread.PlatformThreadLimit(), limitNote(*limit))
 	}
 	start := time.Now()
 	res := demo.Run(c, exps)
