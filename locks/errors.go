@@ -38,8 +38,8 @@ func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
 // interrupted is thread.Interrupted (test and clear the current thread's interrupt status)
-// without thread.Current's registry look-up when the status is clear, the common case on every
-// interruptible entry.
+// that only writes when the status is set: a load instead of an atomic swap in the common case,
+// on every interruptible entry.
 func interrupted() bool {
 	return waitq.Current().IsInterrupted() && thread.Interrupted()
 }

@@ -55,7 +55,7 @@ func (m *Monitor) Enter() {
 
 // entered and exited keep the core's count of monitors a virtual thread holds, which decides
 // whether its parks pin under PinSynchronized. Platform threads never pin, so they skip the
-// hook (which looks the current thread up again, as much as the rest of Enter costs).
+// hook (which looks the current thread up again).
 func entered(t *thread.Thread) {
 	if t.IsVirtual() {
 		rt.MonitorEntered()
