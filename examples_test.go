@@ -570,3 +570,26 @@ func Example_interrupt() {
 	// sleep returned: thread: interrupted true
 	// state after: TERMINATED
 }
+
+// A CompletableFuture pipeline: two lookups run concurrently on virtual threads, their results
+// combine, and a transformation follows.
+//
+//	var price = CompletableFuture.supplyAsync(() -> fetchPrice("loom"));
+//	var rate = CompletableFuture.supplyAsync(() -> fetchRate("EUR"));
+//	var total = price.thenCombine(rate, (p, r) -> p * r).thenApply(t -> String.format("%.2f EUR", t));
+//	System.out.println(total.join());
+func Example_completableFuture() {
+	price := executors.SupplyAsync(func() (float64, error) {
+		thread.Sleep(20 * time.Millisecond) // a remote call
+		return 40, nil
+	})
+	rate := executors.SupplyAsync(func() (float64, error) {
+		thread.Sleep(20 * time.Millisecond)
+		return 0.5, nil
+	})
+	euros := executors.ThenCombine(price, rate, func(p, r float64) (float64, error) { return p * r, nil })
+	text := executors.ThenApply(euros, func(t float64) (string, error) { return fmt.Sprintf("%.2f EUR", t), nil })
+	fmt.Println(text.Join())
+	// Output:
+	// 20.00 EUR <nil>
+}
