@@ -50,8 +50,9 @@ type Thread struct {
 	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
 	data       rt.Data
 
-	mu      sync.Mutex
-	joiners []*Thread
+	mu       sync.Mutex
+	joiners  []*Thread    // threads waiting in Join, guarded by mu
+	nJoiners atomic.Int32 // joins ever registered (see terminate)
 }
 
 // noCopy makes go vet's copylocks check report copies.
@@ -288,11 +289,17 @@ func (t *Thread) uncaught(v any, stack []byte) {
 
 // terminate marks t TERMINATED, releases its thread-locals and wakes its joiners.
 func (t *Thread) terminate() {
-	t.mu.Lock()
 	t.state.Store(int32(Terminated))
-	j := t.joiners
-	t.joiners = nil
-	t.mu.Unlock()
+	// Most threads end unjoined: skip the mutex then. A joiner counts itself (under t.mu) before
+	// it looks at the state, and this looks at the count after storing the state, so either the
+	// joiner sees TERMINATED or this sees the joiner.
+	var j []*Thread
+	if t.nJoiners.Load() != 0 {
+		t.mu.Lock()
+		j = t.joiners
+		t.joiners = nil
+		t.mu.Unlock()
+	}
 	t.data = rt.Data{}
 	t.task = nil
 	for _, w := range j {
@@ -345,6 +352,7 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 		return true, nil
 	}
 	t.joiners = append(t.joiners, me)
+	t.nJoiners.Add(1)
 	t.mu.Unlock()
 	var deadline time.Time
 	if d >= 0 {
