@@ -282,6 +282,9 @@ func TestMonitorEnterIsNotInterruptible(t *testing.T) {
 	if th.State() != thread.Blocked {
 		t.Errorf("state after interrupt %v, want BLOCKED", th.State())
 	}
+	if !th.IsInterrupted() {
+		t.Error("interrupt status not visible while blocked entering")
+	}
 	m.Exit()
 	testutil.Join(t, th)
 }

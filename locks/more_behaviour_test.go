@@ -105,20 +105,45 @@ func TestMonitorReenterWithContention(t *testing.T) {
 	}
 }
 
-// jtreg MonitorWaitNotify.testParkingPermitNotConsumed: Object.wait neither consumes nor offers
-// the park permit. Not yet: loom's monitor waits through the same park as every lock; it needs
-// a core hook to save and restore the permit (see /work/notes/requests.md).
-func TestMonitorWaitDoesNotConsumeParkPermit(t *testing.T) {
-	t.Skip("needs a core hook to save/restore the park permit around monitor waits")
+// jtreg MonitorWaitNotify/MonitorEnterExit.testParkingPermitNotConsumed: a monitor wait or a
+// contended entry neither consumes LockSupport's permit...
+func TestMonitorWaitAndEnterDoNotConsumeParkPermit(t *testing.T) {
 	var m locks.Monitor
+	entered := locks.NewCountDownLatch(1)
 	th := startVirtual(func() {
 		thread.Unpark(thread.Current())
 		m.Synchronized(func() { m.WaitTimeout(10 * time.Millisecond) })
+		entered.Await()
+		m.Synchronized(func() {}) // blocks: the test goroutine holds m
 		start := time.Now()
-		thread.ParkNanos(time.Second) // the permit is still there
-		if time.Since(start) > 500*time.Millisecond {
-			t.Error("Wait consumed the park permit")
+		thread.ParkNanos(5 * time.Second) // the permit is still there
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("park waited %v: a monitor wait or entry consumed the permit", el)
 		}
 	})
+	m.Enter()
+	entered.CountDown()
+	testutil.WaitState(t, th, thread.Blocked)
+	m.Exit()
+	testutil.Join(t, th)
+}
+
+// ...nor grants it: after being notified and after blocking on entry, a thread's park still
+// waits.
+func TestMonitorNotifyAndExitDoNotOfferParkPermit(t *testing.T) {
+	var m locks.Monitor
+	th := startVirtual(func() {
+		m.Synchronized(func() { m.Wait() })
+		start := time.Now()
+		thread.ParkNanos(50 * time.Millisecond)
+		if el := time.Since(start); el < 40*time.Millisecond {
+			t.Errorf("park returned after %v: notify or exit left a permit", el)
+		}
+	})
+	testutil.WaitState(t, th, thread.Waiting)
+	m.Enter()
+	m.Notify()
+	testutil.WaitState(t, th, thread.Blocked)
+	m.Exit()
 	testutil.Join(t, th)
 }

@@ -200,14 +200,16 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 				return true, nil
 			}
 		}
-		if n.t.IsInterrupted() {
+		// A monitor entry (rt.ParkBlocked) is not woken by interrupts at all, so its status
+		// stays set, visibly, while it waits, as in Java. Other uninterruptible waits would
+		// return from every park while the status is set, so they clear it and set it again
+		// on return, as AQS's selfInterrupt does.
+		if w.Reason != rt.ParkBlocked && n.t.IsInterrupted() {
 			thread.Interrupted()
 			if w.Interruptible {
 				q.cancel(n)
 				return false, thread.ErrInterrupted
 			}
-			// Park returns at once while the status is set, so clear it and set it again on
-			// return, as AQS's selfInterrupt does.
 			selfInterrupted = true
 		}
 		timeout := time.Duration(-1)
