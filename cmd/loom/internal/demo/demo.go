@@ -11,7 +11,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -312,11 +315,19 @@ func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error 
 	rep := Report{
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Scale: c.scale(), LoadAverage: LoadAverage(), Seconds: total.Seconds(), Experiments: res,
+		Scale: c.scale(), LoadAverage: LoadAverage(), Seconds: total.Seconds(),
 	}
-	for _, r := range res {
+	// JSON has no Inf or NaN: leave out a figure that came out as one (a division by a zero
+	// measurement) rather than fail the whole report
+	notFinite := func(_ string, v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) }
+	rep.Experiments = slices.Clone(res)
+	for i, r := range rep.Experiments {
 		if r.Same {
 			rep.Same++
+		}
+		if r.Figures != nil {
+			rep.Experiments[i].Figures = maps.Clone(r.Figures)
+			maps.DeleteFunc(rep.Experiments[i].Figures, notFinite)
 		}
 	}
 	enc := json.NewEncoder(w)

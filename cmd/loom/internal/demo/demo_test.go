@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,23 @@ func TestALastExperimentRunsAfterTheOthersButKeepsItsRow(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"first", "second", "third"}, rows); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}
+
+func TestJSONLeavesOutFiguresThatAreNotNumbers(t *testing.T) {
+	res := []demo.Result{{Name: "a", Figures: map[string]float64{"ok": 1, "inf": math.Inf(1), "nan": math.NaN()}}}
+	var js bytes.Buffer
+	if err := demo.WriteJSON(&js, &demo.Config{}, res, time.Second); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
+	}
+	var rep demo.Report
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]float64{"ok": 1}, rep.Experiments[0].Figures); diff != "" {
+		t.Errorf("figures (-want +got):\n%s", diff)
+	}
+	if len(res[0].Figures) != 3 {
+		t.Errorf("WriteJSON changed its argument: %v", res[0].Figures)
 	}
 }
