@@ -45,6 +45,7 @@ type FailedError struct {
 	Cause error
 }
 
+// Error returns "structured: scope failed: " and the cause.
 func (e *FailedError) Error() string { return "structured: scope failed: " + e.Cause.Error() }
 
 // Unwrap returns the cause.

@@ -30,6 +30,7 @@ const (
 	PinSynchronized
 )
 
+// String returns "PinNone" or "PinSynchronized".
 func (m PinningMode) String() string {
 	if m == PinSynchronized {
 		return "PinSynchronized"
