@@ -80,7 +80,9 @@ func (c *Carrier) Get(key Key) any {
 // Run runs op on the current thread with c's bindings in force, over (and shadowing) the bindings
 // already in force. When op returns, or panics, the bindings in force before Run are restored;
 // a panic propagates unchanged. The bindings are seen by op and by the subtasks op forks in a
-// structured.Scope it opens, not by other threads. A nil op panics with an error wrapping
+// structured.Scope it opens, not by other threads. A structured scope that op opens and leaves
+// open is closed when op returns, and Run then panics with structured.ErrStructureViolation, as
+// Java's run throws StructureViolationException. A nil op panics with an error wrapping
 // thread.ErrNilArgument. It ports Carrier.run.
 func (c *Carrier) Run(op func()) {
 	if op == nil {
@@ -89,9 +91,17 @@ func (c *Carrier) Run(op func()) {
 	d := rt.CurrentData()
 	prev := d.Scoped
 	outer, _ := prev.(*frame)
-	d.Scoped = &frame{b: c.b, prev: outer}
+	f := &frame{b: c.b, prev: outer}
+	d.Scoped = f
 	defer func() { d.Scoped = prev }()
+	normal := false
+	if exit := rt.ScopedRunExit; exit != nil {
+		// a structured scope opened by op and left open is closed here, with the bindings still
+		// in force, and (unless op panicked) reported as a structure violation
+		defer func() { exit(f, normal) }()
+	}
 	op()
+	normal = true
 }
 
 // Call is Run for an operation that returns a result and an error, which Call returns unchanged.

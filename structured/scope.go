@@ -81,6 +81,36 @@ type core struct {
 // closed in the reverse order of opening. It is not inheritable: a subtask starts with none.
 var openScopes threadlocal.ThreadLocal[*[]*core]
 
+func init() { rt.ScopedRunExit = closeScopesOpenedIn }
+
+// closeScopesOpenedIn closes the scopes the current thread opened while the scoped-value
+// bindings frame was in force and left open, innermost first; see rt.ScopedRunExit.
+func closeScopesOpenedIn(frame any, normal bool) {
+	stack := openScopes.Get()
+	if stack == nil {
+		return
+	}
+	var open []*core
+	for _, c := range *stack {
+		if c.bindings == frame && c.state.Load() != stClosed {
+			open = append(open, c)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	for j := len(open) - 1; j >= 0; j-- {
+		open[j].close(open[j])
+	}
+	*stack = slices.DeleteFunc(*stack, func(x *core) bool { return x.state.Load() == stClosed })
+	if len(*stack) == 0 {
+		openScopes.Remove()
+	}
+	if normal {
+		panic(structureViolation("a scope opened inside ScopedValue.Carrier.Run was not closed before it returned"))
+	}
+}
+
 var defaultFactory = sync.OnceValue(func() thread.Factory { return thread.OfVirtual().Factory() })
 
 // Open opens a scope whose subtasks are unnamed virtual threads and whose joiner is

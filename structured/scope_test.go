@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
+	"github.com/loomgo/loom/scoped"
 	"github.com/loomgo/loom/structured"
 	"github.com/loomgo/loom/thread"
 )
@@ -873,4 +875,32 @@ func TestErrorMessages(t *testing.T) {
 		}()
 		s.Join()
 	}).Join()
+}
+
+// jtreg StructuredTaskScopeTest.testStructureViolation: an operation run with scoped-value
+// bindings that opens a scope and returns without closing it: the scope is closed (its subtasks
+// interrupted and finished) and Run throws StructureViolationException.
+func TestScopeLeftOpenInsideScopedRunIsClosedAndReported(t *testing.T) {
+	v := scoped.NewInstance[string]()
+	var sub structured.Subtask[string]
+	var interrupted atomic.Bool
+	onVirtual(t, func() {
+		testutil.MustPanic(t, structured.ErrStructureViolation, func() {
+			scoped.Where(v, "x").Run(func() {
+				s := structured.Open()
+				sub = structured.Fork(s, func() (string, error) {
+					if err := thread.Sleep(time.Hour); err != nil {
+						interrupted.Store(true)
+						return "", err
+					}
+					return "slept", nil
+				})
+				// returns without Join or Close
+			})
+		})
+	})
+	// the subtask either never ran (cancelled first) or was interrupted; it did not finish
+	if sub.State() == structured.Success || sub.State() == structured.Unavailable && interrupted.Load() {
+		t.Fatalf("the forgotten scope was not cancelled: interrupted=%v state=%v", interrupted.Load(), sub.State())
+	}
 }

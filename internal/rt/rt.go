@@ -45,6 +45,16 @@ const (
 	ParkMonitorWait        // Object.wait: pins and compensates under PinSynchronized
 )
 
+// Filled in by package structured, if the program uses it.
+var (
+	// ScopedRunExit is called by package scoped when the operation of a Carrier.Run returns
+	// (normally: true) or panics, with the bindings frame that Run put in force. It closes the
+	// structured scopes opened inside the operation that are still open, and then, if the
+	// operation returned normally, panics with structured.ErrStructureViolation, as Java's
+	// ScopedValue.Carrier.run throws StructureViolationException.
+	ScopedRunExit func(frame any, normal bool)
+)
+
 // Hooks filled in by package thread.
 var (
 	// CurrentData returns the current thread's storage.
