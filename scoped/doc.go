@@ -35,10 +35,11 @@
 // with [Context] and re-establish them with [FromContext].
 //
 // Differences from Java: Java 25 rejects orElse(null) with a NullPointerException; in Go any value
-// of T, including its zero value, is a valid fallback. Java force-closes a StructuredTaskScope
-// left open when the Run that opened it returns, and throws StructureViolationException; loom
-// reports that violation later, when the scope is forked into or closed under other bindings, or
-// when a scope that encloses it is closed (see package structured).
+// of T, including its zero value, is a valid fallback.
+//
+// As in Java, a structured.Scope opened inside Run and still open when Run's operation returns is
+// closed then (its subtasks interrupted and waited for), and Run panics with
+// structured.ErrStructureViolation.
 //
 // Cost: Get, IsBound and OrElse find the current thread (a goroutine-id lookup) and walk the
 // bindings in force, innermost first; they do not allocate. Run allocates one small frame.

@@ -54,9 +54,9 @@
 //
 // Rules, as in JDK 25: only the owner forks, joins and closes (the scope's own subtasks may not
 // fork into it; a subtask opens a scope of its own instead); Join is called once, after the
-// forks; scopes are closed in the reverse order they were opened. Java also force-closes a scope
-// left open when the ScopedValue.run that encloses its opening returns; loom detects that
-// mistake later, when the scope is forked into or closed under other bindings.
+// forks; scopes are closed in the reverse order they were opened. A scope left open when the
+// scoped.Carrier.Run that encloses its opening returns is closed then, and Run panics with
+// ErrStructureViolation, as Java's ScopedValue.run does.
 //
 // Prefer golang.org/x/sync/errgroup in Go code that does not need Java's shape; use this package
 // when porting code written against StructuredTaskScope, or to get interrupts, virtual threads and
