@@ -37,7 +37,7 @@ const (
 	phaseMask    = 3
 	// How the thread waits, recorded in the park word itself so that a waker acts on the park it
 	// won and not on a later one (the fields of t may already describe the next park).
-	flagTimed   = 4  // waits on its timer: a waker fires the timer
+	flagTimed   = 4  // waits on its own timer (platform threads): a waker fires the timer
 	flagUnmount = 8  // gave up its carrier: a waker queues it on the scheduler
 	flagMonitor = 16 // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
 	flagNoIntr  = 32 // monitor entry: an interrupt does not wake it
@@ -74,21 +74,23 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		t.blocker.Store(&blockerBox{blocker})
 	}
 	t.state.Store(int32(st))
+	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
+	// untimed one; a platform thread's waits on its own timer's channel (see awaitTimer).
 	var deadline int64
-	timed := timeout > 0
-	if !timed {
-		t.armWake() // timed parks wait on the timer's channel instead (see awaitTimer)
-	} else {
+	ownTimer := timeout > 0 && t.sched == nil
+	if timeout > 0 {
 		deadline = nanotime() + int64(timeout)
-		if t.timer == nil {
-			t.timer = time.NewTimer(timeout)
-		} else {
-			t.timer.Reset(timeout)
-		}
+	}
+	if !ownTimer {
+		t.armWake()
+	} else if t.timer == nil {
+		t.timer = time.NewTimer(timeout)
+	} else {
+		t.timer.Reset(timeout)
 	}
 	seq := t.park.Load()>>seqShift + 1
 	parked := seq<<seqShift | phaseParked
-	if timed {
+	if ownTimer {
 		parked |= flagTimed
 	}
 	if unmount {
@@ -103,7 +105,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	t.park.Store(parked)
 	if permit.Load() || interruptible && t.interrupted.Load() {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
-			if timed {
+			if ownTimer {
 				t.timer.Stop()
 			}
 			permit.Store(false)
@@ -129,13 +131,16 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	}
 
 	var s *carrier.Slot
-	if timed {
+	if ownTimer {
 		t.awaitTimer(parked, deadline)
-		if unmount {
-			s = t.remount()
-		}
 	} else {
+		if timeout > 0 {
+			t.sched.timers.add(t, deadline, parked)
+		}
 		s = t.awaitWake()
+		if timeout > 0 {
+			t.sched.timers.remove(t) // woken before the deadline: drop the entry now
+		}
 	}
 
 	if unmount {
@@ -202,9 +207,11 @@ func (t *Thread) resumeIf(parked uint64) bool {
 // kept its own, or is a platform thread). The CAS on the park word guarantees exactly one send
 // per park, so the buffer of one never blocks a waker.
 //
-// A sync.Mutex locked by the thread and unlocked by the waker would save the ~100-byte channel,
-// but a goroutine blocked on a mutex is not "durably blocked" for testing/synctest, and a
-// scheduler made inside a synctest bubble must let the bubble's fake clock advance.
+// Designs measured and not taken: a sync.Mutex locked by the thread and unlocked by the waker
+// saves the ~100-byte channel, but a goroutine blocked on a mutex is not "durably blocked" for
+// testing/synctest (a scheduler made inside a bubble must let the fake clock advance); a
+// sync.WaitGroup is durably blocking and allocation-free, but its semaphore wake made a
+// park/unpark ping-pong ~20% slower than a channel's direct hand-off.
 
 func (t *Thread) armWake() {
 	if t.wakeCh == nil {
@@ -216,10 +223,11 @@ func (t *Thread) awaitWake() *carrier.Slot { return <-t.wakeCh }
 
 func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
 
-// Timed parks wait on the thread's own timer channel instead of the wake mutex, so a timeout
-// readies the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc
-// would start a goroutine per firing, and allocate a timer per park). A waker that wins the park
-// word fires the timer at once with Reset(0). The thread then re-mounts itself (remount).
+// A platform thread's timed park waits on the thread's own timer channel, so a timeout readies
+// the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc would
+// start a goroutine per firing). A waker that wins the park word fires the timer at once with
+// Reset(0). (A virtual thread's timed park goes through its scheduler's timer queue instead:
+// see timers.go.)
 //
 // A firing can be stale: a waker of an earlier park may call Reset(0) late, after the thread has
 // already re-armed the timer for a later park. awaitTimer therefore trusts only the park word and
@@ -246,20 +254,6 @@ func (t *Thread) awaitTimer(parked uint64, deadline int64) {
 			return
 		}
 	}
-}
-
-// remount gets a carrier for the current thread after an unmounted timed park: an idle one at
-// once, or one handed over in FIFO order after the threads already queued.
-func (t *Thread) remount() *carrier.Slot {
-	p := t.sched.pool
-	if s := p.TryAcquire(); s != nil {
-		return s
-	}
-	t.armWake()
-	if err := p.Submit(t); err != nil {
-		panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
-	}
-	return t.awaitWake()
 }
 
 var clockBase = time.Now()
@@ -452,13 +446,13 @@ func Blocking(fn func()) {
 		fn()
 		return
 	}
-	t.armWake()
 	t.slot.Store(nil)
 	p := s.Pool()
 	p.Release(s)
 	defer func() {
 		s := p.TryAcquire()
 		if s == nil {
+			t.armWake()
 			if err := p.Submit(t); err != nil {
 				panic(err)
 			}

@@ -96,6 +96,7 @@ type Scheduler struct {
 	pinnedParks  atomic.Int64 // parked and pinned now
 	pinnedEvents atomic.Int64
 	wdRunning    atomic.Bool
+	timers       timerQueue // timed parks of its virtual threads
 
 	mu      sync.Mutex
 	closing bool

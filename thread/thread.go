@@ -45,6 +45,7 @@ type Thread struct {
 	parkReason int                // rt.Park* reason of the current park
 	labelled   bool               // pprof labels set on the goroutine
 	wakeCh     chan *carrier.Slot // a waker sends the carrier to run on (nil: keep none); see park.go
+	tqIndex    int                // 1 + index in the scheduler's timer queue, 0 if not in it (guarded by its mutex)
 	timer      *time.Timer        // timed parks wait on its channel; made once, reused
 	slot       atomic.Pointer[carrier.Slot]
 	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
