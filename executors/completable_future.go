@@ -297,32 +297,10 @@ func (c *CompletableFuture[T]) removeWaiter(me *thread.Thread) {
 }
 
 // ResultNow returns the result of a successful future; see Future.ResultNow.
-func (c *CompletableFuture[T]) ResultNow() T {
-	switch c.state.Load() {
-	case stNormal:
-		return c.result
-	case stNew:
-		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
-	case stExceptional:
-		panic(fmt.Errorf("%w: task completed with exception", ErrIllegalState))
-	default:
-		panic(fmt.Errorf("%w: task was cancelled", ErrIllegalState))
-	}
-}
+func (c *CompletableFuture[T]) ResultNow() T { return resultNow(c.state.Load(), &c.result) }
 
 // ExceptionNow returns the cause of a failed future; see Future.ExceptionNow.
-func (c *CompletableFuture[T]) ExceptionNow() error {
-	switch c.state.Load() {
-	case stExceptional:
-		return c.err
-	case stNew:
-		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
-	case stNormal:
-		panic(fmt.Errorf("%w: task completed with a result", ErrIllegalState))
-	default:
-		panic(fmt.Errorf("%w: task was cancelled", ErrIllegalState))
-	}
-}
+func (c *CompletableFuture[T]) ExceptionNow() error { return exceptionNow(c.state.Load(), &c.err) }
 
 // String describes the future as Java does: "CompletableFuture[Completed normally]",
 // "[Completed exceptionally: <cause>]" or "[Incomplete]".

@@ -360,10 +360,14 @@ func (f *FutureTask[T]) State() FutureState {
 // ResultNow returns the result of a successful future; see Future.ResultNow. The panic messages
 // are Java's: "task has not completed", "task completed with exception", "task was cancelled".
 // It ports Future.resultNow().
-func (f *FutureTask[T]) ResultNow() T {
-	switch f.settled() {
+func (f *FutureTask[T]) ResultNow() T { return resultNow(f.settled(), &f.result) }
+
+// resultNow implements ResultNow for a future settled in state st; *v is read only in state
+// stNormal, whose atomic load ordered the result's write before it.
+func resultNow[T any](st int32, v *T) T {
+	switch st {
 	case stNormal:
-		return f.result
+		return *v
 	case stNew:
 		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
 	case stExceptional:
@@ -376,10 +380,14 @@ func (f *FutureTask[T]) ResultNow() T {
 // ExceptionNow returns the cause of a failed future; see Future.ExceptionNow. The panic messages
 // are Java's: "task has not completed", "task completed with a result", "task was cancelled". It
 // ports Future.exceptionNow().
-func (f *FutureTask[T]) ExceptionNow() error {
-	switch f.settled() {
+func (f *FutureTask[T]) ExceptionNow() error { return exceptionNow(f.settled(), &f.err) }
+
+// exceptionNow implements ExceptionNow for a future settled in state st; *err is read only in
+// state stExceptional.
+func exceptionNow(st int32, err *error) error {
+	switch st {
 	case stExceptional:
-		return f.err
+		return *err
 	case stNew:
 		panic(fmt.Errorf("%w: task has not completed", ErrIllegalState))
 	case stNormal:
