@@ -1,7 +1,7 @@
 package executors
 
 import (
-	"sync"
+	"github.com/loomgo/loom/locks"
 	"time"
 
 	"github.com/loomgo/loom/thread"
@@ -89,80 +89,26 @@ func closeService(es ExecutorService) error {
 	return nil
 }
 
-// termination is a one-shot event that threads wait for by parking (Java's termination
-// Condition of ThreadPoolExecutor). Its zero value is an event that has not happened.
-type termination struct {
-	mu      sync.Mutex
-	done    bool
-	waiters []*thread.Thread
-}
+// termination is the one-shot event "the executor has terminated" that AwaitTermination and
+// Close wait for (the termination Condition of Java's ThreadPoolExecutor): a CountDownLatch of
+// one, so the waiting is the locks package's, parked and interruptible.
+type termination struct{ latch *locks.CountDownLatch }
 
-// signal makes the event happen and unparks every waiter.
-func (t *termination) signal() {
-	t.mu.Lock()
-	t.done = true
-	ws := t.waiters
-	t.waiters = nil
-	t.mu.Unlock()
-	for _, w := range ws {
-		thread.Unpark(w)
-	}
-}
+func newTermination() termination { return termination{locks.NewCountDownLatch(1)} }
 
-func (t *termination) happened() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.done
-}
+// signal makes the event happen and releases every waiter; later calls do nothing.
+func (t termination) signal() { t.latch.CountDown() }
+
+func (t termination) happened() bool { return t.latch.Count() == 0 }
 
 // await waits until the event happened (true), d elapsed (false) or the caller is interrupted
 // (thread.ErrInterrupted, status cleared). d <= 0 only looks.
-func (t *termination) await(d time.Duration) (bool, error) {
+func (t termination) await(d time.Duration) (bool, error) {
 	if t.happened() {
 		return true, nil
 	}
 	if d <= 0 {
 		return false, nil
 	}
-	me := thread.Current()
-	deadline := time.Now().Add(d)
-	queued := false
-	defer func() {
-		if queued {
-			t.remove(me)
-		}
-	}()
-	for {
-		t.mu.Lock()
-		if t.done {
-			t.mu.Unlock()
-			return true, nil
-		}
-		if thread.Interrupted() {
-			t.mu.Unlock()
-			return false, thread.ErrInterrupted
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			t.mu.Unlock()
-			return false, nil
-		}
-		if !queued {
-			t.waiters = append(t.waiters, me)
-			queued = true
-		}
-		t.mu.Unlock()
-		thread.ParkNanos(left)
-	}
-}
-
-func (t *termination) remove(me *thread.Thread) {
-	t.mu.Lock()
-	for i, w := range t.waiters {
-		if w == me {
-			t.waiters = append(t.waiters[:i], t.waiters[i+1:]...)
-			break
-		}
-	}
-	t.mu.Unlock()
+	return t.latch.AwaitTimeout(d)
 }

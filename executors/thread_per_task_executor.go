@@ -32,7 +32,7 @@ func NewThreadPerTaskExecutor(f thread.Factory) *ThreadPerTaskExecutor {
 	if f == nil {
 		panic(nilArg("thread factory"))
 	}
-	return &ThreadPerTaskExecutor{factory: f, threads: make(map[*thread.Thread]struct{})}
+	return &ThreadPerTaskExecutor{factory: f, threads: make(map[*thread.Thread]struct{}), term: newTermination()}
 }
 
 // NewVirtualThreadPerTaskExecutor returns an executor that starts a new unnamed virtual thread

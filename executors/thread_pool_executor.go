@@ -176,6 +176,7 @@ func NewThreadPoolExecutor(core, max int, keepAlive time.Duration, workQueue que
 		o.handler = AbortPolicy
 	}
 	return &ThreadPoolExecutor{
+		term:           newTermination(),
 		workers:        make(map[*worker]struct{}),
 		core:           core,
 		max:            max,
