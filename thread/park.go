@@ -191,7 +191,7 @@ func (t *Thread) resumeIf(parked uint64) bool {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
 		t.timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
-		if err := t.sched.pool.Submit(t); err != nil {
+		if err := t.sched.pool.Submit(t.runnable()); err != nil {
 			// the scheduler was closed while t was parked; Close waits for live threads, so this
 			// cannot happen unless the pool was closed behind the scheduler's back
 			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
@@ -285,9 +285,16 @@ func (t *Thread) interruptWake() {
 	}
 }
 
+// runnable is a Thread as the carrier pool sees it: the same object, with the carrier.Runnable
+// methods, which are loom's machinery and not part of Thread's API.
+type runnable Thread
+
+func (t *Thread) runnable() *runnable { return (*runnable)(t) }
+
 // Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
 // goroutine; a resumption is handed the carrier.
-func (t *Thread) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+func (r *runnable) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+	t := (*Thread)(r)
 	if t.hasRun {
 		t.wake(s)
 		return nil, false
@@ -328,7 +335,7 @@ func (t *Thread) mount(s *carrier.Slot) {
 }
 
 // Resumption implements carrier.Runnable.
-func (t *Thread) Resumption() bool { return t.hasRun }
+func (r *runnable) Resumption() bool { return r.hasRun }
 
 // Park disables the current thread until its permit is available (see Unpark), it is
 // interrupted, or it returns spuriously; the caller must re-check its condition in a loop. A
@@ -416,7 +423,7 @@ func Yield() {
 	}
 	t.armWake()
 	t.slot.Store(nil)
-	if !s.Pool().Yield(s, t) {
+	if !s.Pool().Yield(s, t.runnable()) {
 		t.mount(s)
 		return
 	}
@@ -453,7 +460,7 @@ func Blocking(fn func()) {
 		s := p.TryAcquire()
 		if s == nil {
 			t.armWake()
-			if err := p.Submit(t); err != nil {
+			if err := p.Submit(t.runnable()); err != nil {
 				panic(err)
 			}
 			s = t.awaitWake()

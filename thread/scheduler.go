@@ -251,7 +251,7 @@ func (s *Scheduler) start(t *Thread) error {
 	s.live.Add(1)
 	s.startWatchdog()
 	t.state.Store(int32(Runnable))
-	if err := s.pool.Submit(t); err != nil {
+	if err := s.pool.Submit(t.runnable()); err != nil {
 		t.started.Store(true)
 		s.live.Add(-1)
 		t.terminate()
