@@ -287,12 +287,7 @@ func (c *CompletableFuture[T]) wait(d time.Duration, interruptible bool) (T, err
 
 func (c *CompletableFuture[T]) removeWaiter(me *thread.Thread) {
 	c.mu.Lock()
-	for i, w := range c.waiters {
-		if w == me {
-			c.waiters = append(c.waiters[:i], c.waiters[i+1:]...)
-			break
-		}
-	}
+	c.waiters = removeThread(c.waiters, me)
 	c.mu.Unlock()
 }
 

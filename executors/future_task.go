@@ -3,6 +3,7 @@ package executors
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -324,13 +325,17 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 
 func (f *FutureTask[T]) removeWaiter(me *thread.Thread) {
 	f.mu.Lock()
-	for i, w := range f.waiters {
-		if w == me {
-			f.waiters = append(f.waiters[:i], f.waiters[i+1:]...)
-			break
-		}
-	}
+	f.waiters = removeThread(f.waiters, me)
 	f.mu.Unlock()
+}
+
+// removeThread removes the first occurrence of t from ws, the list of threads parked on a
+// future or queue.
+func removeThread(ws []*thread.Thread, t *thread.Thread) []*thread.Thread {
+	if i := slices.Index(ws, t); i >= 0 {
+		return slices.Delete(ws, i, i+1)
+	}
+	return ws
 }
 
 // settled returns the state, waiting out the short completing phase.

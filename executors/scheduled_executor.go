@@ -624,14 +624,7 @@ func (q *delayQueue) addWaiter(me *thread.Thread) {
 	q.waiters = append(q.waiters, me)
 }
 
-func (q *delayQueue) removeWaiter(me *thread.Thread) {
-	for i, w := range q.waiters {
-		if w == me {
-			q.waiters = append(q.waiters[:i], q.waiters[i+1:]...)
-			return
-		}
-	}
-}
+func (q *delayQueue) removeWaiter(me *thread.Thread) { q.waiters = removeThread(q.waiters, me) }
 
 func (q *delayQueue) Len() int {
 	q.mu.Lock()
