@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -380,11 +381,8 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 
 func (t *Thread) removeJoiner(w *Thread) {
 	t.mu.Lock()
-	for i, x := range t.joiners {
-		if x == w {
-			t.joiners = append(t.joiners[:i], t.joiners[i+1:]...)
-			break
-		}
+	if i := slices.Index(t.joiners, w); i >= 0 {
+		t.joiners = slices.Delete(t.joiners, i, i+1)
 	}
 	t.mu.Unlock()
 }
