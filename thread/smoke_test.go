@@ -27,7 +27,7 @@ func TestThreeSleepersOnOneCarrierOverlap(t *testing.T) {
 		th.Join()
 	}
 	el := time.Since(start)
-	if el > 250*time.Millisecond {
+	if el > 280*time.Millisecond { // ~100ms overlapped; 300ms if they took turns
 		t.Errorf("3 x 100ms sleep on one carrier took %v, want ~100ms", el)
 	}
 	for _, c := range carriers {
