@@ -714,7 +714,9 @@ func TestSubmitJustBeforeShutdownRunsWithoutDelayedTaskPolicy(t *testing.T) {
 // The subclass form of ScheduledExecutorSubclassTest: a type that embeds the pool is still a
 // scheduled pool to Submit.
 func TestScheduledExecutorSubclassTest_embeddedPoolSubmit(t *testing.T) {
-	type customPool struct{ *executors.ScheduledThreadPoolExecutor }
+	type customPool struct {
+		*executors.ScheduledThreadPoolExecutor
+	}
 	p := customPool{executors.NewScheduledThreadPool(1)}
 	defer cleaner(t, p.ScheduledThreadPoolExecutor)
 	f, err := executors.Submit(p, func() (string, error) { return "sub", nil })
