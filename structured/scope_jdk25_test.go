@@ -3,6 +3,7 @@ package structured_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -306,5 +307,20 @@ func TestStructuredTaskScopeTest_testSubtaskWhenNotCompleted(t *testing.T) {
 		}
 		mustPanic(t, structured.ErrIllegalState, func() { sub.Get() })
 		mustPanic(t, structured.ErrIllegalState, func() { sub.Exception() })
+	})
+}
+
+// issue 15, defect 1: a timeout of math.MaxInt64 is "no timeout", not one that has expired.
+func TestWithTimeoutOfMaxInt64NeverExpires(t *testing.T) {
+	onVirtual(t, func() {
+		s := structured.OpenWith(structured.AwaitAllSuccessfulOrThrow[any](), structured.WithTimeout(math.MaxInt64))
+		defer s.Close()
+		sub := structured.Fork(s, sleeper(50*time.Millisecond, 1, nil))
+		if _, err := s.Join(); err != nil || s.IsCancelled() {
+			t.Fatalf("Join = %v, cancelled %v", err, s.IsCancelled())
+		}
+		if sub.Get() != 1 {
+			t.Errorf("subtask %v", sub)
+		}
 	})
 }
