@@ -3,11 +3,11 @@ package executors
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/loomgo/loom/internal/usercode"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -171,30 +171,10 @@ func (c *CompletableFuture[T]) complete(fn func() (T, error)) *completion {
 	return deps
 }
 
-// protect calls fn and returns what it returns, or a *PanicError with the value and stack if it
-// panics. If fn calls runtime.Goexit, protect calls onGoexit from a deferred call and does not
-// return (the goroutine goes on exiting); golang.org/x/sync/singleflight tells the two apart
-// the same way.
-func protect[T any](fn func() (T, error), onGoexit func()) (v T, err error) {
-	returned, recovered := false, false
-	defer func() {
-		if !returned && !recovered {
-			onGoexit()
-		}
-	}()
-	func() {
-		defer func() {
-			if !returned {
-				if r := recover(); r != nil {
-					err = &PanicError{Value: r, Stack: debug.Stack()}
-					recovered = true
-				}
-			}
-		}()
-		v, err = fn()
-		returned = true
-	}()
-	return v, err
+// protect calls fn and returns what it returns, or a *PanicError if it panics; if fn calls
+// runtime.Goexit, protect calls onGoexit and does not return. See usercode.Call.
+func protect[T any](fn func() (T, error), onGoexit func()) (T, error) {
+	return usercode.Call(fn, onGoexit)
 }
 
 // Complete completes the future with v if it is not already complete, and reports whether this

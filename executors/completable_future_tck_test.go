@@ -54,14 +54,19 @@ func checkIncomplete[T any](t *testing.T, f *executors.CompletableFuture[T]) {
 	}
 }
 
-func checkCompletedNormally[T any](t *testing.T, f *executors.CompletableFuture[T], want T) {
-	t.Helper()
-	for name, get := range map[string]func() (T, error){
+// getters are the TCK's four ways to read a completed future: timed get, join, getNow, get.
+func getters[T any](f *executors.CompletableFuture[T]) map[string]func() (T, error) {
+	return map[string]func() (T, error){
 		"GetTimeout": func() (T, error) { return f.GetTimeout(10 * time.Second) },
 		"Join":       f.Join,
 		"GetNow":     func() (T, error) { var zero T; return f.GetNow(zero) },
 		"Get":        f.Get,
-	} {
+	}
+}
+
+func checkCompletedNormally[T any](t *testing.T, f *executors.CompletableFuture[T], want T) {
+	t.Helper()
+	for name, get := range getters(f) {
 		if v, err := get(); err != nil || !cmp.Equal(v, want) {
 			t.Errorf("%s = %v, %v; want %v", name, v, err, want)
 		}
@@ -85,12 +90,7 @@ func checkCompletedExceptionally[T any](t *testing.T, f *executors.CompletableFu
 	if got := exceptionalCompletion(f); got != ex {
 		t.Errorf("Handle sees %v, want %v", got, ex)
 	}
-	for name, get := range map[string]func() (T, error){
-		"GetTimeout": func() (T, error) { return f.GetTimeout(10 * time.Second) },
-		"Join":       f.Join,
-		"GetNow":     func() (T, error) { var zero T; return f.GetNow(zero) },
-		"Get":        f.Get,
-	} {
+	for name, get := range getters(f) {
 		_, err := get()
 		var ee *executors.ExecutionError
 		if !errors.As(err, &ee) || ee.Cause != ex {
@@ -110,12 +110,7 @@ func checkCompletedExceptionally[T any](t *testing.T, f *executors.CompletableFu
 
 func checkCancelled[T any](t *testing.T, f *executors.CompletableFuture[T]) {
 	t.Helper()
-	for name, get := range map[string]func() (T, error){
-		"GetTimeout": func() (T, error) { return f.GetTimeout(10 * time.Second) },
-		"Join":       f.Join,
-		"GetNow":     func() (T, error) { var zero T; return f.GetNow(zero) },
-		"Get":        f.Get,
-	} {
+	for name, get := range getters(f) {
 		if _, err := get(); !errors.Is(err, executors.ErrCancelled) {
 			t.Errorf("%s = %v, want ErrCancelled", name, err)
 		}
@@ -269,22 +264,41 @@ func TestCompletableFutureTest_testFailedFuture(t *testing.T) {
 // made (true) and before (false).
 var createIncomplete = []bool{true, false}
 
+// stage makes a fresh source, completes it with complete before or after (incomplete) making
+// its dependent with mk, and returns both, as the TCK's createIncomplete loops do.
+func stage[T, U any](incomplete bool, complete func(*executors.CompletableFuture[T]), mk func(*executors.CompletableFuture[T]) *executors.CompletableFuture[U]) (*executors.CompletableFuture[T], *executors.CompletableFuture[U]) {
+	f := executors.NewCompletableFuture[T]()
+	if !incomplete {
+		complete(f)
+	}
+	g := mk(f)
+	if incomplete {
+		complete(f)
+	}
+	return f, g
+}
+
+func completeWith[T any](v T) func(*executors.CompletableFuture[T]) {
+	return func(f *executors.CompletableFuture[T]) { f.Complete(v) }
+}
+
+func failWith[T any](err error) func(*executors.CompletableFuture[T]) {
+	return func(f *executors.CompletableFuture[T]) { f.CompleteExceptionally(err) }
+}
+
+func cancel[T any](f *executors.CompletableFuture[T]) { f.Cancel(false) }
+
 func TestCompletableFutureTest_testWhenComplete_normalCompletion(t *testing.T) {
 	for _, incomplete := range createIncomplete {
 		var ran atomic.Int32
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
-		g := f.WhenComplete(func(v int, err error) {
-			if v != 1 || err != nil {
-				t.Errorf("action saw %v, %v", v, err)
-			}
-			ran.Add(1)
+		f, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.WhenComplete(func(v int, err error) {
+				if v != 1 || err != nil {
+					t.Errorf("action saw %v, %v", v, err)
+				}
+				ran.Add(1)
+			})
 		})
-		if incomplete {
-			f.Complete(1)
-		}
 		checkCompletedNormally(t, g, 1)
 		checkCompletedNormally(t, f, 1)
 		if ran.Load() != 1 {
@@ -297,19 +311,14 @@ func TestCompletableFutureTest_testWhenComplete_exceptionalCompletion(t *testing
 	for _, incomplete := range createIncomplete {
 		var ran atomic.Int32
 		ex := newCFException()
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.CompleteExceptionally(ex)
-		}
-		g := f.WhenComplete(func(v int, err error) {
-			if v != 0 || err != ex {
-				t.Errorf("action saw %v, %v", v, err)
-			}
-			ran.Add(1)
+		f, g := stage(incomplete, failWith[int](ex), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.WhenComplete(func(v int, err error) {
+				if v != 0 || err != ex {
+					t.Errorf("action saw %v, %v", v, err)
+				}
+				ran.Add(1)
+			})
 		})
-		if incomplete {
-			f.CompleteExceptionally(ex)
-		}
 		checkCompletedExceptionally(t, f, ex)
 		checkCompletedExceptionally(t, g, ex)
 		if ran.Load() != 1 || g.Suppressed() != nil {
@@ -321,19 +330,14 @@ func TestCompletableFutureTest_testWhenComplete_exceptionalCompletion(t *testing
 func TestCompletableFutureTest_testWhenComplete_sourceCancelled(t *testing.T) {
 	for _, incomplete := range createIncomplete {
 		var ran atomic.Int32
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Cancel(false)
-		}
-		g := f.WhenComplete(func(v int, err error) {
-			if !errors.Is(err, executors.ErrCancelled) {
-				t.Errorf("action saw %v", err)
-			}
-			ran.Add(1)
+		f, g := stage(incomplete, cancel[int], func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.WhenComplete(func(v int, err error) {
+				if !errors.Is(err, executors.ErrCancelled) {
+					t.Errorf("action saw %v", err)
+				}
+				ran.Add(1)
+			})
 		})
-		if incomplete {
-			f.Cancel(false)
-		}
 		checkCancelled(t, f)
 		// Java: g completes with CompletionException(CancellationException), not cancelled
 		if _, err := g.Get(); !errors.Is(err, executors.ErrCancelled) || g.IsCancelled() || g.State() != executors.Failed {
@@ -350,14 +354,9 @@ func TestCompletableFutureTest_testWhenComplete_sourceCancelled(t *testing.T) {
 func TestCompletableFutureTest_testWhenComplete_actionFailed(t *testing.T) {
 	for _, incomplete := range createIncomplete {
 		ex := newCFException()
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
-		g := f.WhenComplete(func(int, error) { panic(ex) })
-		if incomplete {
-			f.Complete(1)
-		}
+		f, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.WhenComplete(func(int, error) { panic(ex) })
+		})
 		checkCompletedNormally(t, f, 1)
 		var pe *executors.PanicError
 		if err := g.ExceptionNow(); !errors.As(err, &pe) || pe.Value != ex {
@@ -373,20 +372,15 @@ func TestCompletableFutureTest_testWhenComplete_actionFailedSourceFailed(t *test
 	for _, incomplete := range createIncomplete {
 		var ran atomic.Int32
 		ex1, ex2 := newCFException(), newCFException()
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.CompleteExceptionally(ex1)
-		}
-		g := f.WhenComplete(func(v int, err error) {
-			if err != ex1 {
-				t.Errorf("action saw %v", err)
-			}
-			ran.Add(1)
-			panic(ex2)
+		f, g := stage(incomplete, failWith[int](ex1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.WhenComplete(func(v int, err error) {
+				if err != ex1 {
+					t.Errorf("action saw %v", err)
+				}
+				ran.Add(1)
+				panic(ex2)
+			})
 		})
-		if incomplete {
-			f.CompleteExceptionally(ex1)
-		}
 		checkCompletedExceptionally(t, g, ex1)
 		checkCompletedExceptionally(t, f, ex1)
 		var pe *executors.PanicError
@@ -402,31 +396,21 @@ func TestCompletableFutureTest_testWhenComplete_actionFailedSourceFailed(t *test
 func TestCompletableFutureTest_testExceptionally(t *testing.T) {
 	for _, incomplete := range createIncomplete {
 		// normal completion: the function is not called
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
-		g := f.Exceptionally(func(error) (int, error) { t.Error("called on success"); return 0, nil })
-		if incomplete {
-			f.Complete(1)
-		}
+		_, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.Exceptionally(func(error) (int, error) { t.Error("called on success"); return 0, nil })
+		})
 		checkCompletedNormally(t, g, 1)
 
 		// exceptional completion: the function's value
 		ex := newCFException()
-		f = executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.CompleteExceptionally(ex)
-		}
-		g = f.Exceptionally(func(err error) (int, error) {
-			if err != ex {
-				t.Errorf("function saw %v", err)
-			}
-			return 2, nil
+		f, g := stage(incomplete, failWith[int](ex), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return f.Exceptionally(func(err error) (int, error) {
+				if err != ex {
+					t.Errorf("function saw %v", err)
+				}
+				return 2, nil
+			})
 		})
-		if incomplete {
-			f.CompleteExceptionally(ex)
-		}
 		checkCompletedNormally(t, g, 2)
 
 		// the function fails: the stage fails with its error
@@ -440,29 +424,17 @@ func TestCompletableFutureTest_testHandle(t *testing.T) {
 	for _, incomplete := range createIncomplete {
 		ex := newCFException()
 		for _, fail := range []bool{false, true} {
-			f := executors.NewCompletableFuture[int]()
-			complete := func() {
-				if fail {
-					f.CompleteExceptionally(ex)
-				} else {
-					f.Complete(1)
-				}
-			}
-			if !incomplete {
-				complete()
+			complete, want := completeWith(1), "1 <nil>"
+			if fail {
+				complete, want = failWith[int](ex), fmt.Sprint(0, ex)
 			}
 			var ran atomic.Int32
-			g := executors.Handle(f, func(v int, err error) (string, error) {
-				ran.Add(1)
-				return fmt.Sprint(v, err), nil
+			f, g := stage(incomplete, complete, func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[string] {
+				return executors.Handle(f, func(v int, err error) (string, error) {
+					ran.Add(1)
+					return fmt.Sprint(v, err), nil
+				})
 			})
-			if incomplete {
-				complete()
-			}
-			want := "1 <nil>"
-			if fail {
-				want = fmt.Sprint(0, ex)
-			}
 			checkCompletedNormally(t, g, want)
 			if ran.Load() != 1 {
 				t.Errorf("function ran %d times", ran.Load())
@@ -478,69 +450,47 @@ func TestCompletableFutureTest_testHandle(t *testing.T) {
 }
 
 func TestCompletableFutureTest_testThenApply(t *testing.T) {
+	inc := func(v int) (int, error) { return v + 1, nil }
+	notCalled := func(int) (int, error) { t.Error("function called"); return 0, nil }
+	apply := func(fn func(int) (int, error)) func(*executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+		return func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return executors.ThenApply(f, fn)
+		}
+	}
 	for _, incomplete := range createIncomplete {
 		// normal completion
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
-		g := executors.ThenApply(f, func(v int) (int, error) { return v + 1, nil })
-		if incomplete {
-			checkIncomplete(t, g)
-			f.Complete(1)
-		}
+		_, g := stage(incomplete, completeWith(1), apply(inc))
 		checkCompletedNormally(t, g, 2)
 
 		// exceptional completion: the function is not called
 		ex := newCFException()
-		f = executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.CompleteExceptionally(ex)
-		}
-		g = executors.ThenApply(f, func(int) (int, error) { t.Error("called on failure"); return 0, nil })
-		if incomplete {
-			f.CompleteExceptionally(ex)
-		}
+		_, g = stage(incomplete, failWith[int](ex), apply(notCalled))
 		checkCompletedExceptionally(t, g, ex)
 
 		// source cancelled
-		f = executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Cancel(true)
-		}
-		g = executors.ThenApply(f, func(int) (int, error) { t.Error("called on cancel"); return 0, nil })
-		if incomplete {
-			f.Cancel(true)
-		}
+		f, g := stage(incomplete, cancel[int], apply(notCalled))
 		checkCancelled(t, f)
 		if _, err := g.Get(); !errors.Is(err, executors.ErrCancelled) || g.IsCancelled() {
 			t.Errorf("dependent of cancelled: %v, cancelled %v", err, g.IsCancelled())
 		}
 
 		// the function fails
-		f = executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
-		g = executors.ThenApply(f, func(int) (int, error) { return 0, ex })
-		if incomplete {
-			f.Complete(1)
-		}
+		_, g = stage(incomplete, completeWith(1), apply(func(int) (int, error) { return 0, ex }))
 		checkCompletedExceptionally(t, g, ex)
 	}
+	// a dependent of an incomplete source is incomplete
+	checkIncomplete(t, executors.ThenApply(executors.NewCompletableFuture[int](), inc))
 }
 
 func TestCompletableFutureTest_testThenCompose(t *testing.T) {
+	compose := func(fn func(int) *executors.CompletableFuture[int]) func(*executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+		return func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
+			return executors.ThenCompose(f, fn)
+		}
+	}
 	for _, incomplete := range createIncomplete {
-		f := executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.Complete(1)
-		}
 		inner := executors.NewCompletableFuture[int]()
-		g := executors.ThenCompose(f, func(v int) *executors.CompletableFuture[int] { return inner })
-		if incomplete {
-			f.Complete(1)
-		}
+		f, g := stage(incomplete, completeWith(1), compose(func(int) *executors.CompletableFuture[int] { return inner }))
 		checkIncomplete(t, g) // waits for inner
 		inner.Complete(7)
 		checkCompletedNormally(t, g, 7)
@@ -555,26 +505,25 @@ func TestCompletableFutureTest_testThenCompose(t *testing.T) {
 			t.Errorf("panicking compose: %v", err)
 		}
 
-		f = executors.NewCompletableFuture[int]()
-		if !incomplete {
-			f.CompleteExceptionally(ex)
-		}
-		g = executors.ThenCompose(f, func(int) *executors.CompletableFuture[int] { t.Error("called on failure"); return nil })
-		if incomplete {
-			f.CompleteExceptionally(ex)
-		}
+		_, g = stage(incomplete, failWith[int](ex), compose(func(int) *executors.CompletableFuture[int] { t.Error("called on failure"); return nil }))
 		checkCompletedExceptionally(t, g, ex)
 	}
 }
 
+// newFutures returns k incomplete futures, typed and as Completions for AllOf and AnyOf.
+func newFutures(k int) ([]*executors.CompletableFuture[int], []executors.Completion) {
+	cs := make([]*executors.CompletableFuture[int], k)
+	fs := make([]executors.Completion, k)
+	for i := range k {
+		cs[i] = executors.NewCompletableFuture[int]()
+		fs[i] = cs[i]
+	}
+	return cs, fs
+}
+
 func TestCompletableFutureTest_testAllOf(t *testing.T) {
 	for k := 1; k < 20; k++ {
-		fs := make([]executors.Completion, k)
-		cs := make([]*executors.CompletableFuture[int], k)
-		for i := range k {
-			cs[i] = executors.NewCompletableFuture[int]()
-			fs[i] = cs[i]
-		}
+		cs, fs := newFutures(k)
 		f := executors.AllOf(fs...)
 		for i := range k {
 			checkIncomplete(t, f)
@@ -588,13 +537,8 @@ func TestCompletableFutureTest_testAllOf(t *testing.T) {
 
 func TestCompletableFutureTest_testAllOf_exceptional(t *testing.T) {
 	for k := 1; k < 10; k++ {
-		fs := make([]executors.Completion, k)
-		cs := make([]*executors.CompletableFuture[int], k)
+		cs, fs := newFutures(k)
 		ex := newCFException()
-		for i := range k {
-			cs[i] = executors.NewCompletableFuture[int]()
-			fs[i] = cs[i]
-		}
 		f := executors.AllOf(fs...)
 		for i := range k {
 			checkIncomplete(t, f)
@@ -612,12 +556,7 @@ func TestCompletableFutureTest_testAllOf_exceptional(t *testing.T) {
 func TestCompletableFutureTest_testAnyOf(t *testing.T) {
 	checkIncomplete(t, executors.AnyOf())
 	for k := 1; k < 20; k++ {
-		fs := make([]executors.Completion, k)
-		cs := make([]*executors.CompletableFuture[int], k)
-		for i := range k {
-			cs[i] = executors.NewCompletableFuture[int]()
-			fs[i] = cs[i]
-		}
+		cs, fs := newFutures(k)
 		f := executors.AnyOf(fs...)
 		checkIncomplete(t, f)
 		for i := range k {

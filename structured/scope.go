@@ -3,13 +3,13 @@ package structured
 import (
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/internal/usercode"
 	"github.com/loomgo/loom/thread"
 	"github.com/loomgo/loom/threadlocal"
 )
@@ -276,27 +276,10 @@ func (c *core) complete(sub *subtask, v any, err error) {
 }
 
 // call runs task, turning a panic into a *PanicError. If task calls runtime.Goexit, call runs
-// onGoexit from a deferred call and does not return: the subtask then completes as failed with
-// thread.ErrGoexit, so a Goexit cannot pass for a success.
-func call(task func() (any, error), onGoexit func()) (v any, err error) {
-	returned, recovered := false, false
-	defer func() {
-		if !returned && !recovered {
-			onGoexit()
-		}
-	}()
-	func() {
-		defer func() {
-			if !returned {
-				if r := recover(); r != nil {
-					err = &PanicError{Value: r, Stack: debug.Stack()}
-					recovered = true
-				}
-			}
-		}()
-		v, err = task()
-		returned = true
-	}()
+// onGoexit and does not return: the subtask then completes as failed with thread.ErrGoexit, so
+// a Goexit cannot pass for a success.
+func call(task func() (any, error), onGoexit func()) (any, error) {
+	v, err := usercode.Call(task, onGoexit)
 	if err != nil {
 		v = nil
 	}
@@ -392,16 +375,9 @@ func (s *Scope[T, R]) Join() (R, error) {
 }
 
 // result calls the joiner's Result; a panic in it becomes its error (a *PanicError), as Java's
-// join wraps whatever joiner.result() throws in a FailedException.
-func result[T, R any](j Joiner[T, R]) (r R, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			var zero R
-			r, err = zero, &PanicError{Value: p, Stack: debug.Stack()}
-		}
-	}()
-	return j.Result()
-}
+// join wraps whatever joiner.result() throws in a FailedException. A Goexit in it ends the
+// owner, which owes nothing more here.
+func result[T, R any](j Joiner[T, R]) (R, error) { return usercode.Call(j.Result, func() {}) }
 
 // awaitAll waits, uninterruptibly, until every started thread has terminated; an interrupt
 // received meanwhile is re-asserted when it returns.
