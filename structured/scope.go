@@ -341,10 +341,10 @@ func (c *core) expire() {
 //
 // Join returns a *FailedError if the joiner's Result returns an error (for the built-in joiners,
 // the first subtask failure) or panics (the Cause is then a *PanicError), an error wrapping
-// ErrTimeout if the scope's timeout expired
-// (before or during Join; the scope is then cancelled), and thread.ErrInterrupted if the owner
-// is interrupted while subtasks are still running (the interrupt status is cleared; the scope
-// is not cancelled, and Close will cancel it). Join may be called once: a second call panics
+// ErrTimeout if the scope's timeout expired (before or during Join; the scope is then
+// cancelled), and thread.ErrInterrupted if the owner is interrupted while subtasks are still
+// running (the interrupt status is cleared; the scope is not cancelled, and Close will cancel
+// it). Join may be called once: a second call panics
 // with ErrIllegalState, whatever the first returned; so does Join after Close. A call by a thread
 // other than the owner panics with ErrWrongThread. It ports StructuredTaskScope.join.
 func (s *Scope[T, R]) Join() (R, error) {
