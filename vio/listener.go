@@ -159,4 +159,3 @@ func (l *Listener) SetDeadline(t time.Time) error {
 
 // NetListener returns the listener l wraps.
 func (l *Listener) NetListener() net.Listener { return l.l }
-
