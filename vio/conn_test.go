@@ -644,3 +644,31 @@ func TestCloseWriteHalfCloses(t *testing.T) {
 }
 
 var _ = os.Getpid
+
+// An I/O park is not a LockSupport park: Unpark does not end it (the read goes on waiting for
+// data) and its permit is kept for the next Park, which then returns at once.
+func TestUnparkDoesNotEndAReadAndItsPermitIsKept(t *testing.T) {
+	s := newScheduler(t, 1)
+	c := newConnection(t)
+	var n int
+	var err error
+	parkedAfter := false
+	r := thread.OfVirtual().Scheduler(s).Start(func() {
+		n, err = c.c2.Read(make([]byte, 1))
+		thread.Park() // the permit from the Unpark below: returns at once
+		parkedAfter = true
+	})
+	waitParked(t, r)
+	thread.Unpark(r)
+	time.Sleep(20 * time.Millisecond)
+	if st := r.State(); st != thread.Waiting {
+		t.Errorf("after Unpark the reader is %v, want still WAITING in Read", st)
+	}
+	c.c1.Write([]byte("x"))
+	if ok, _ := r.JoinTimeout(10 * time.Second); !ok || !parkedAfter {
+		t.Fatal("the Park after the read did not return: Unpark's permit was lost")
+	}
+	if n != 1 || err != nil {
+		t.Errorf("Read = %d, %v", n, err)
+	}
+}

@@ -108,3 +108,23 @@ func isClosed(c net.Conn) bool {
 }
 
 func isTimeout(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }
+
+// tcpPair returns the two ends of a loopback TCP connection (plain conns).
+func tcpPair(tb testing.TB) (net.Conn, net.Conn) {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	c1, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c2, err := ln.Accept()
+	if err != nil {
+		c1.Close()
+		tb.Fatal(err)
+	}
+	return c1, c2
+}

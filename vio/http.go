@@ -107,6 +107,7 @@ func (tr *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	x.wait.Op, x.wait.Blocker = "http body read", resp
 	x.direct = tr.vioConns && resp.ProtoMajor == 1
+	x.left = resp.ContentLength
 	x.body = resp.Body
 	resp.Body = x
 	return resp, nil
@@ -124,7 +125,9 @@ type exchange struct {
 	wait        rt.IOWait
 	cancel      context.CancelFunc
 	interrupted atomic.Bool
-	direct      bool // the body is read from a vio conn: no unmounted call around the read
+	direct      bool  // the body is read from a vio conn: no unmounted call around the read
+	left        int64 // bytes of the body not read yet, -1 if unknown
+	eof         bool  // the body has reported io.EOF
 	body        io.ReadCloser
 }
 
@@ -135,22 +138,38 @@ func (x *exchange) interrupt(any) {
 
 // Read reads the response body. It unmounts a virtual thread while it blocks; an interrupt closes
 // the connection (see [Transport]).
+//
+// An HTTP/1 body over a vio conn is read directly (the conn unmounts by itself), except for the
+// read that reaches the end of a body of known length: at the end, net/http's body waits for its
+// connection's reader goroutine to take the connection back (a channel hand-off), and that wait
+// is better spent without a carrier.
 func (x *exchange) Read(p []byte) (int, error) {
-	if x.direct {
-		return x.body.Read(p)
-	}
 	var n int
 	var err error
-	t := call(&x.wait, rt.IOWaiting, func() { n, err = x.body.Read(p) })
-	if err != nil && t != nil && x.interrupted.Load() {
-		err = fmt.Errorf("vio: http body read: %w", ErrClosedByInterrupt)
+	if x.direct && (x.left < 0 || x.left > int64(len(p))) {
+		n, err = x.body.Read(p)
+	} else {
+		t := call(&x.wait, rt.IOWaiting, func() { n, err = x.body.Read(p) })
+		if err != nil && t != nil && x.interrupted.Load() {
+			err = fmt.Errorf("vio: http body read: %w", ErrClosedByInterrupt)
+		}
 	}
+	if x.left > 0 {
+		x.left -= int64(n)
+	}
+	x.eof = x.eof || err == io.EOF
 	return n, err
 }
 
-// Close closes the body and releases the request's context.
+// Close closes the body and releases the request's context. Closing a body that was not read
+// to its end waits for net/http to drop the connection, unmounted.
 func (x *exchange) Close() error {
-	err := x.body.Close()
+	var err error
+	if x.eof {
+		err = x.body.Close()
+	} else {
+		call(&x.wait, rt.IOWaiting, func() { err = x.body.Close() })
+	}
 	x.cancel()
 	return err
 }

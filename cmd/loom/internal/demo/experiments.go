@@ -123,6 +123,20 @@ func All() []Experiment {
 			Run:   sayHelloWorld,
 		},
 		{
+			Name:  "server-per-connection",
+			Title: "thread-per-connection server on 2 carriers: 300 keep-alive clients × 5 lines 100 ms apart, virtual threads (vio) vs goroutines",
+			Java:  "JDK 25 (2 carriers, this machine): 550–665 ms; goroutines 540 ms",
+			Rule:  "virtual threads take at most 2× the goroutines' time (plain conns: ~100×)",
+			Run:   threadPerConnection,
+		},
+		{
+			Name:  "http-calls-10k",
+			Title: "10,000 HTTP calls at once (≤ 2,000 connections) to a server answering after 100 ms, virtual threads (vio.Transport) vs goroutines",
+			Java:  "JDK 25 HttpClient on virtual threads, same server (this machine): 2,500–4,100 ms",
+			Rule:  "every call answered; virtual threads take at most 2× the goroutines' time",
+			Run:   httpCalls,
+		},
+		{
 			Name:  "queue-sum",
 			Title: "the Go tour's channel sum with a SynchronousQueue and virtual threads",
 			Java:  "same output as the Go original (-5 17 12)",

@@ -1,0 +1,227 @@
+package demo
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/thread"
+	"github.com/loomgo/loom/vio"
+)
+
+// The I/O experiments: what virtual threads are for. A thread-per-connection server and a burst
+// of HTTP calls, each on virtual threads doing blocking I/O through package vio, beside the same
+// program on goroutines. Java's shape: a thread blocked in I/O costs little, so the virtual
+// threads take about the goroutines' time, however many of them wait at once.
+
+// threadPerConnection serves clients keep-alive connections, each sending 5 lines 100 ms apart,
+// with a goroutine per connection and then with a virtual thread per connection (2 carriers,
+// vio conns), and compares the times.
+func threadPerConnection(c *Config) Outcome {
+	clients, lines, gap := c.n(300, 10), 5, 100*time.Millisecond
+	serve := func(conn net.Conn) {
+		defer conn.Close()
+		r := bufio.NewReader(conn)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if _, err := io.WriteString(conn, line); err != nil {
+				return
+			}
+		}
+	}
+	// goroutine per connection
+	gl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	go func() {
+		for {
+			conn, err := gl.Accept()
+			if err != nil {
+				return
+			}
+			go serve(conn)
+		}
+	}()
+	goroutines, err := echoClients(gl.Addr().String(), clients, lines, gap)
+	gl.Close()
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	// virtual thread per connection, as the Java program: ServerSocket.accept, then a virtual
+	// thread per socket
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	l, err := vio.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	es := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	acceptor := thread.OfVirtual().Scheduler(s).Start(func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			es.Execute(func() { serve(conn) })
+		}
+	})
+	var peak atomic.Int64
+	stop := sample(func() {
+		if p := s.Stats().Parked; p > peak.Load() {
+			peak.Store(p)
+		}
+	})
+	virtual, err := echoClients(l.Addr().String(), clients, lines, gap)
+	stop()
+	l.Close()
+	acceptor.Join()
+	es.Close()
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	r := float64(virtual) / float64(goroutines)
+	o := Outcome{
+		Loom: fmt.Sprintf("virtual threads (vio, 2 carriers) %s, goroutines %s (%.2f×); up to %s virtual threads blocked in Read at once",
+			ms(virtual), ms(goroutines), r, commas(peak.Load())),
+		Same:    r <= 2,
+		Verdict: fmt.Sprintf("virtual/goroutines = %.2f× (rule ≤ 2×; with plain conns holding the 2 carriers it was ~100×)", r),
+		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r, "peak_blocked": float64(peak.Load())},
+	}
+	if clients != 300 {
+		o.Scaling = fmt.Sprintf("ran %s clients (full: 300)", commas(int64(clients)))
+	}
+	return o
+}
+
+// echoClients runs n clients against addr, each sending lines lines gap apart and reading each
+// echo, and returns how long they took.
+func echoClients(addr string, n, lines int, gap time.Duration) (time.Duration, error) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	var failed atomic.Pointer[error]
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				failed.Store(&err)
+				return
+			}
+			defer conn.Close()
+			r := bufio.NewReader(conn)
+			for j := range lines {
+				if j > 0 {
+					time.Sleep(gap)
+				}
+				fmt.Fprintf(conn, "line %d\n", j)
+				if _, err := r.ReadString('\n'); err != nil {
+					failed.Store(&err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		return 0, *err
+	}
+	return time.Since(start), nil
+}
+
+// sample calls f every millisecond until stop is called.
+func sample(f func()) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// httpCalls makes calls HTTP GETs at once, at most 2,000 connections, to a loopback server that
+// answers after 100 ms: from goroutines with the plain client, then from a virtual thread each
+// with vio.Transport.
+func httpCalls(c *Config) Outcome {
+	calls, conns := c.n(10_000, 20), c.n(2_000, 4)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(100 * time.Millisecond)
+		io.WriteString(w, "ok")
+	})}
+	go srv.Serve(l)
+	defer srv.Close()
+	url := "http://" + l.Addr().String() + "/"
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxConnsPerHost, base.MaxIdleConnsPerHost = conns, conns
+	run := func(rt http.RoundTripper, start func(func())) (time.Duration, int64) {
+		defer rt.(interface{ CloseIdleConnections() }).CloseIdleConnections()
+		client := &http.Client{Transport: rt}
+		var ok atomic.Int64
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for range calls {
+			wg.Add(1)
+			start(func() {
+				defer wg.Done()
+				resp, err := client.Get(url)
+				if err != nil {
+					return
+				}
+				if b, err := io.ReadAll(resp.Body); err == nil && string(b) == "ok" {
+					ok.Add(1)
+				}
+				resp.Body.Close()
+			})
+		}
+		wg.Wait()
+		return time.Since(t0), ok.Load()
+	}
+	// best of 2 each, alternating, so that neither side pays alone for warming up the process
+	es := executors.NewVirtualThreadPerTaskExecutor()
+	goroutines, virtual := time.Duration(1<<62), time.Duration(1<<62)
+	var gok, vok int64
+	for range 2 {
+		g, n := run(base.Clone(), func(f func()) { go f() })
+		goroutines, gok = min(goroutines, g), n
+		v, n := run(vio.Transport(base.Clone()), func(f func()) { es.Execute(f) })
+		virtual, vok = min(virtual, v), n
+	}
+	es.Close()
+	r := float64(virtual) / float64(goroutines)
+	o := Outcome{
+		Loom: fmt.Sprintf("virtual threads (vio.Transport) %s, goroutines %s (best of 2; %.2f×); %s and %s of %s calls answered",
+			ms(virtual), ms(goroutines), r, commas(vok), commas(gok), commas(int64(calls))),
+		Same:    r <= 2 && vok == int64(calls) && gok == int64(calls),
+		Verdict: fmt.Sprintf("every call answered; virtual/goroutines = %.2f× (rule ≤ 2×)", r),
+		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r},
+	}
+	if calls != 10_000 {
+		o.Scaling = fmt.Sprintf("ran %s calls over %s connections (full: 10,000 over 2,000)", commas(int64(calls)), commas(int64(conns)))
+	}
+	return o
+}
