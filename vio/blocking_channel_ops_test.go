@@ -303,4 +303,3 @@ func writePipeUntilClosed(t *testing.T, act func(*vio.File), want func(error) bo
 	}
 	return false
 }
-

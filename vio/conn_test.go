@@ -544,7 +544,7 @@ func TestNilArgumentsPanic(t *testing.T) {
 		"HandlerWith":    func() { vio.HandlerWith(nil, nil) },
 		"NewFile":        func() { vio.NewFile(nil) },
 		"DialContext":    func() { vio.DialContext(nil, "tcp", "127.0.0.1:1") }, //nolint:staticcheck // the nil context is the test
-		"Await":          func() { vio.Await(nil) },                            //nolint:staticcheck
+		"Await":          func() { vio.Await(nil) },                             //nolint:staticcheck
 		"Wait":           func() { vio.Wait(nil) },
 	} {
 		func() {
