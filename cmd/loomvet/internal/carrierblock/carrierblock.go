@@ -78,6 +78,9 @@ type entry struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if loomapi.IsLibrary(pass.Pkg) {
+		return nil, nil
+	}
 	c := &checker{
 		pass:     pass,
 		decls:    map[*types.Func]*ast.FuncDecl{},

@@ -32,6 +32,26 @@ func InLoom(pkg *types.Package) bool {
 	return pkg != nil && (pkg.Path() == Root || strings.HasPrefix(pkg.Path(), Root+"/"))
 }
 
+// IsLibrary reports whether pkg is one of loom's library packages (or its tests): thread,
+// executors, structured, locks, queue, scoped, threadlocal, vio and the internal packages. The
+// analyzers learn facts there but report nothing: the library blocks in Go's own ways on purpose
+// (its carriers, its short internal critical sections), and its tests plant blocking on purpose.
+// The root package (its examples) and the commands are checked like any user's code.
+func IsLibrary(pkg *types.Package) bool {
+	if !InLoom(pkg) || pkg.Path() == Root {
+		return false
+	}
+	first := strings.TrimPrefix(pkg.Path(), Root+"/")
+	if i := strings.Index(first, "/"); i >= 0 {
+		first = first[:i]
+	}
+	switch strings.TrimSuffix(first, "_test") {
+	case "thread", "executors", "structured", "locks", "queue", "scoped", "threadlocal", "vio", "internal":
+		return true
+	}
+	return false
+}
+
 // Callee returns the function or method a call reaches (for a generic one, its declaration, not the
 // instance), or nil for a call of a function value, a conversion or a builtin.
 func Callee(info *types.Info, call *ast.CallExpr) *types.Func {

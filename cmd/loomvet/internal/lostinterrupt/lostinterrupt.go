@@ -59,7 +59,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if loomapi.InLoom(pass.Pkg) {
 		learn(pass)
 	}
-	report(pass)
+	if !loomapi.IsLibrary(pass.Pkg) {
+		report(pass)
+	}
 	return nil, nil
 }
 

@@ -30,6 +30,9 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if loomapi.IsLibrary(pass.Pkg) {
+		return nil, nil
+	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
