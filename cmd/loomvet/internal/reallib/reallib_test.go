@@ -26,22 +26,22 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // The stubs in ../testdata copy these signatures of the real API; if one changes, this file stops
 // compiling and the stubs must follow.
 var (
-	_ func(time.Duration) error                                                            = thread.Sleep
-	_ func(func()) *thread.Thread                                                          = thread.StartVirtualThread
-	_ func(func())                                                                         = thread.Blocking
-	_ func(*thread.VirtualBuilder, func()) *thread.Thread                                  = (*thread.VirtualBuilder).Start
-	_ func(*thread.VirtualBuilder) thread.Factory                                          = (*thread.VirtualBuilder).Factory
-	_ func(*thread.Thread) error                                                           = (*thread.Thread).Join
-	_ func() *executors.ThreadPerTaskExecutor                                              = executors.NewVirtualThreadPerTaskExecutor
-	_ func(thread.Factory) *executors.ThreadPerTaskExecutor                                = executors.NewThreadPerTaskExecutor
-	_ func(executors.ExecutorService, func() (int, error)) (executors.Future[int], error)  = executors.Submit[int]
-	_ func(executors.ExecutorService, func()) (executors.Future[struct{}], error)          = executors.SubmitRunnable
-	_ func(func() (int, error)) *executors.CompletableFuture[int]                          = executors.SupplyAsync[int]
-	_ func(*structured.Scope[any, struct{}], func() (int, error)) structured.Subtask[int]  = structured.Fork[int, any, struct{}]
-	_ func(*int) *locks.Monitor                                                            = locks.MonitorOf[int]
-	_ func(*locks.ReentrantLock)                                                           = (*locks.ReentrantLock).Lock
-	_ func(*locks.Monitor)                                                                 = (*locks.Monitor).Enter
-	_ func(*queue.LinkedBlockingQueue[int]) (int, error)                                   = (*queue.LinkedBlockingQueue[int]).Take
+	_ func(time.Duration) error                                                           = thread.Sleep
+	_ func(func()) *thread.Thread                                                         = thread.StartVirtualThread
+	_ func(func())                                                                        = thread.Blocking
+	_ func(*thread.VirtualBuilder, func()) *thread.Thread                                 = (*thread.VirtualBuilder).Start
+	_ func(*thread.VirtualBuilder) thread.Factory                                         = (*thread.VirtualBuilder).Factory
+	_ func(*thread.Thread) error                                                          = (*thread.Thread).Join
+	_ func() *executors.ThreadPerTaskExecutor                                             = executors.NewVirtualThreadPerTaskExecutor
+	_ func(thread.Factory) *executors.ThreadPerTaskExecutor                               = executors.NewThreadPerTaskExecutor
+	_ func(executors.ExecutorService, func() (int, error)) (executors.Future[int], error) = executors.Submit[int]
+	_ func(executors.ExecutorService, func()) (executors.Future[struct{}], error)         = executors.SubmitRunnable
+	_ func(func() (int, error)) *executors.CompletableFuture[int]                         = executors.SupplyAsync[int]
+	_ func(*structured.Scope[any, struct{}], func() (int, error)) structured.Subtask[int] = structured.Fork[int, any, struct{}]
+	_ func(*int) *locks.Monitor                                                           = locks.MonitorOf[int]
+	_ func(*locks.ReentrantLock)                                                          = (*locks.ReentrantLock).Lock
+	_ func(*locks.Monitor)                                                                = (*locks.Monitor).Enter
+	_ func(*queue.LinkedBlockingQueue[int]) (int, error)                                  = (*queue.LinkedBlockingQueue[int]).Take
 )
 
 // TestInterruptibleFacts runs lostinterrupt over the real library and checks the functions it
