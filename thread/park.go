@@ -79,7 +79,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var deadline int64
 	ownTimer := timeout > 0 && t.sched == nil
 	if timeout > 0 {
-		deadline = nanotime() + int64(timeout)
+		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
 	}
 	if !ownTimer {
 		t.armWake()
@@ -256,10 +256,8 @@ func (t *Thread) awaitTimer(parked uint64, deadline int64) {
 	}
 }
 
-var clockBase = time.Now()
-
-// nanotime is monotonic nanoseconds since the package started.
-func nanotime() int64 { return int64(time.Since(clockBase)) }
+// nanotime is monotonic nanoseconds since the process started (deadlines: rt.Deadline).
+func nanotime() int64 { return rt.Nanotime() }
 
 // unpark makes t's permit available and resumes t if it is parked (but not in a monitor).
 func (t *Thread) unpark() {
