@@ -187,6 +187,13 @@ func (t *Thread) resumeIf(parked uint64) bool {
 	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
 		return false
 	}
+	if parked&flagTimed == 0 {
+		// Unparked is RUNNABLE, also while it waits for a carrier (Java's UNPARKED state), not
+		// only once it runs. The thread cannot run before the hand-off below, so it cannot
+		// have parked again yet and this store cannot overwrite a later park's state. (A
+		// platform thread on its own timer may already be running, so it sets its own state.)
+		t.state.Store(int32(Runnable))
+	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
 		t.timer.Reset(0)
