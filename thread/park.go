@@ -349,19 +349,26 @@ func (r *runnable) Resumption() bool { return r.hasRun }
 // ports LockSupport.park().
 func Park() { Current().parkFor(-1, rt.ParkWaiting, nil, Waiting) }
 
-// ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING); d <= 0 only consumes
-// an available permit. It ports LockSupport.parkNanos.
+// ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING). d <= 0 returns at once
+// and leaves the permit as it is, as LockSupport.parkNanos does; math.MaxInt64 waits as long as
+// Park. It ports LockSupport.parkNanos.
 func ParkNanos(d time.Duration) {
-	t := Current()
-	if d <= 0 {
-		t.permit.Store(false)
-		return
+	if d > 0 {
+		Current().parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 	}
-	t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 }
 
-// ParkUntil is Park that also returns once deadline has passed. It ports LockSupport.parkUntil.
-func ParkUntil(deadline time.Time) { ParkNanos(time.Until(deadline)) }
+// ParkUntil is Park that also returns once deadline has passed. Unlike ParkNanos, a deadline
+// already past still consumes an available permit, as LockSupport.parkUntil does on the JDK. It
+// ports LockSupport.parkUntil.
+func ParkUntil(deadline time.Time) {
+	t := Current()
+	if d := time.Until(deadline); d > 0 {
+		t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
+		return
+	}
+	t.permit.Store(false)
+}
 
 // Unpark makes t's permit available: if t is parked it returns from Park, otherwise its next Park
 // returns at once. The permit is binary: two Unparks before a Park still let only one Park
