@@ -155,10 +155,12 @@ func Example_manyVirtualThreads() {
 	}
 	es.Close()
 	fmt.Println("done:", done.Load())
-	fmt.Println("took under 20 sleeps:", time.Since(start) < 20*sleep)
+	// one after the other they would take 5,000 sleeps; overlapped, about one (the bound is wide
+	// so that a loaded machine under the race detector passes too)
+	fmt.Println("took under 100 sleeps:", time.Since(start) < 100*sleep)
 	// Output:
 	// done: 5000
-	// took under 20 sleeps: true
+	// took under 100 sleeps: true
 }
 
 // The same program on platform threads: each is an OS thread, and the process can have only so
