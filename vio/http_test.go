@@ -148,15 +148,25 @@ func TestTransportBodyReadUnmountsAndInterruptClosesTheConnection(t *testing.T) 
 	s := newScheduler(t, 1)
 	var got []byte
 	var err error
+	inBody := make(chan struct{})
 	th := thread.OfVirtual().Scheduler(s).Start(func() {
+		defer close(inBody)
 		resp, e := c.Get(url)
 		if e != nil {
 			err = e
 			return
 		}
 		defer resp.Body.Close()
-		got, err = io.ReadAll(resp.Body)
+		got = make([]byte, len("part one|"))
+		if _, err = io.ReadFull(resp.Body, got); err != nil {
+			return
+		}
+		inBody <- struct{}{}
+		var rest []byte
+		rest, err = io.ReadAll(resp.Body) // blocks: the rest never comes
+		got = append(got, rest...)
 	})
+	<-inBody
 	if st := waitParked(t, th); st != thread.Waiting || th.Carrier() != "" {
 		t.Errorf("thread reading the body: %v on %q, want WAITING and unmounted", st, th.Carrier())
 	}
