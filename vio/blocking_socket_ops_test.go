@@ -129,13 +129,9 @@ func TestBlockingSocketOps_testSocketReadAsyncClose2(t *testing.T) {
 func testSocketReadAsyncClose(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		c := newConnection(t)
-		runAfterParked(t, thread.Current(), func() { c.c1.Close() })
-		if timeout > 0 {
-			c.c1.SetReadDeadline(time.Now().Add(timeout))
-		}
-		n, err := c.c1.Read(make([]byte, 1))
-		if n != 0 || !isAsyncClose(err) {
-			t.Errorf("Read = %d, %v; want net.ErrClosed (not an interrupt)", n, err)
+		err := endBlockedCall(t, readOf(c.c1), timeout, func(*thread.Thread) { c.c1.Close() })
+		if !isAsyncClose(err) {
+			t.Errorf("Read: %v; want net.ErrClosed (not an interrupt)", err)
 		}
 	})
 }
@@ -153,21 +149,8 @@ func TestBlockingSocketOps_testSocketReadInterrupt2(t *testing.T) {
 func testSocketReadInterrupt(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		c := newConnection(t)
-		me := thread.Current()
-		runAfterParked(t, me, me.Interrupt)
-		if timeout > 0 {
-			c.c1.SetReadDeadline(time.Now().Add(timeout))
-		}
-		n, err := c.c1.Read(make([]byte, 1))
-		if n != 0 || !isInterruptClose(err) {
-			t.Errorf("Read = %d, %v; want ErrClosedByInterrupt", n, err)
-		}
-		if !thread.Interrupted() {
-			t.Error("interrupt status cleared; Java leaves it set")
-		}
-		if !isClosed(c.c1) {
-			t.Error("socket not closed by the interrupt")
-		}
+		err := endBlockedCall(t, readOf(c.c1), timeout, (*thread.Thread).Interrupt)
+		checkClosedByInterrupt(t, "Read", err, func() bool { return isClosed(c.c1) })
 	})
 }
 
@@ -287,15 +270,8 @@ func TestBlockingSocketOps_testServerSocketAcceptAsyncClose2(t *testing.T) {
 func testServerSocketAcceptAsyncClose(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		l := listen(t)
-		runAfterParked(t, thread.Current(), func() { l.Close() })
-		if timeout > 0 {
-			l.(*vio.Listener).SetDeadline(time.Now().Add(timeout))
-		}
-		c, err := l.Accept()
-		if err == nil {
-			c.Close()
-			t.Error("connection accepted???")
-		} else if !isAsyncClose(err) {
+		err := endBlockedCall(t, acceptOf(t, l), timeout, func(*thread.Thread) { l.Close() })
+		if !isAsyncClose(err) {
 			t.Errorf("Accept: %v; want net.ErrClosed", err)
 		}
 	})
@@ -314,27 +290,14 @@ func TestBlockingSocketOps_testServerSocketAcceptInterrupt2(t *testing.T) {
 func testServerSocketAcceptInterrupt(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		l := listen(t)
-		me := thread.Current()
-		runAfterParked(t, me, me.Interrupt)
-		if timeout > 0 {
-			l.(*vio.Listener).SetDeadline(time.Now().Add(timeout))
-		}
-		c, err := l.Accept()
-		if err == nil {
-			c.Close()
-			t.Error("connection accepted???")
-			return
-		}
-		if !isInterruptClose(err) {
-			t.Errorf("Accept: %v; want ErrClosedByInterrupt", err)
-		}
-		if !thread.Interrupted() {
-			t.Error("interrupt status cleared; Java leaves it set")
-		}
-		if c, err := net.DialTimeout("tcp", l.Addr().String(), 5*time.Second); err == nil {
-			c.Close()
-			t.Error("listener still accepts connections after the interrupt")
-		}
+		err := endBlockedCall(t, acceptOf(t, l), timeout, (*thread.Thread).Interrupt)
+		checkClosedByInterrupt(t, "Accept", err, func() bool {
+			c, err := net.DialTimeout("tcp", l.Addr().String(), 5*time.Second)
+			if err == nil {
+				c.Close()
+			}
+			return err != nil // the listening socket no longer accepts connections
+		})
 	})
 }
 
@@ -410,11 +373,7 @@ func TestBlockingSocketOps_testDatagramSocketReceiveAsyncClose2(t *testing.T) {
 func testDatagramSocketReceiveAsyncClose(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		_, s := udpPair(t)
-		runAfterParked(t, thread.Current(), func() { s.Close() })
-		if timeout > 0 {
-			s.SetReadDeadline(time.Now().Add(timeout))
-		}
-		_, _, err := s.ReadFrom(make([]byte, 100))
+		err := endBlockedCall(t, receiveOf(s), timeout, func(*thread.Thread) { s.Close() })
 		if !isAsyncClose(err) {
 			t.Errorf("ReadFrom: %v; want net.ErrClosed", err)
 		}
@@ -434,21 +393,11 @@ func TestBlockingSocketOps_testDatagramSocketReceiveInterrupt2(t *testing.T) {
 func testDatagramSocketReceiveInterrupt(t *testing.T, timeout time.Duration) {
 	runVirtual(t, nil, func() {
 		_, s := udpPair(t)
-		me := thread.Current()
-		runAfterParked(t, me, me.Interrupt)
-		if timeout > 0 {
-			s.SetReadDeadline(time.Now().Add(timeout))
-		}
-		_, _, err := s.ReadFrom(make([]byte, 100))
-		if !isInterruptClose(err) {
-			t.Errorf("ReadFrom: %v; want ErrClosedByInterrupt", err)
-		}
-		if !thread.Interrupted() {
-			t.Error("interrupt status cleared; Java leaves it set")
-		}
-		if _, err := s.WriteTo([]byte("x"), s.LocalAddr()); !errors.Is(err, net.ErrClosed) {
-			t.Errorf("WriteTo after the interrupt: %v; want the socket closed", err)
-		}
+		err := endBlockedCall(t, receiveOf(s), timeout, (*thread.Thread).Interrupt)
+		checkClosedByInterrupt(t, "ReadFrom", err, func() bool {
+			_, err := s.WriteTo([]byte("x"), s.LocalAddr())
+			return errors.Is(err, net.ErrClosed)
+		})
 	})
 }
 
@@ -476,4 +425,57 @@ func udpPair(t *testing.T) (net.PacketConn, net.PacketConn) {
 		pcs[i] = pc
 	}
 	return pcs[0], pcs[1]
+}
+
+// blockedCall is a call that blocks on a resource until something ends it, and the resource's
+// deadline setter, for the tests' timed variants.
+type blockedCall struct {
+	call        func() error
+	setDeadline func(time.Time) error
+}
+
+func readOf(c net.Conn) blockedCall {
+	return blockedCall{func() error { _, err := c.Read(make([]byte, 1)); return err }, c.SetReadDeadline}
+}
+
+func acceptOf(t *testing.T, l net.Listener) blockedCall {
+	return blockedCall{func() error {
+		c, err := l.Accept()
+		if err == nil {
+			c.Close()
+			t.Error("connection accepted???")
+		}
+		return err
+	}, l.(*vio.Listener).SetDeadline}
+}
+
+func receiveOf(pc net.PacketConn) blockedCall {
+	return blockedCall{func() error { _, _, err := pc.ReadFrom(make([]byte, 100)); return err }, pc.SetReadDeadline}
+}
+
+// endBlockedCall makes b's call on the current virtual thread, with a deadline timeout away if
+// timeout > 0, and runs end (on another goroutine) once the thread has parked in the call; it
+// returns the call's error.
+func endBlockedCall(t *testing.T, b blockedCall, timeout time.Duration, end func(*thread.Thread)) error {
+	me := thread.Current()
+	runAfterParked(t, me, func() { end(me) })
+	if timeout > 0 {
+		b.setDeadline(time.Now().Add(timeout))
+	}
+	return b.call()
+}
+
+// checkClosedByInterrupt checks what an interrupted call leaves: its error is
+// ErrClosedByInterrupt, the interrupt status is still set (Java's Thread.interrupted() is true),
+// and closed() reports the resource closed.
+func checkClosedByInterrupt(t *testing.T, what string, err error, closed func() bool) {
+	if !isInterruptClose(err) {
+		t.Errorf("%s: %v; want ErrClosedByInterrupt", what, err)
+	}
+	if !thread.Interrupted() {
+		t.Error("interrupt status cleared; Java leaves it set")
+	}
+	if !closed() {
+		t.Errorf("%s: not closed by the interrupt", what)
+	}
 }

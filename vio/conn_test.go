@@ -11,81 +11,25 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/internal/viobench"
 	"github.com/loomgo/loom/thread"
 	"github.com/loomgo/loom/vio"
 )
 
-// echoServer accepts on l with a virtual thread per connection (on s) that echoes lines until
-// EOF; it returns a function that stops it and waits for every thread.
-func echoServer(t testing.TB, s *thread.Scheduler, l net.Listener) (stop func()) {
-	es := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
-	acceptor := thread.OfVirtual().Scheduler(s).Name("acceptor").Start(func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			es.Execute(func() {
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for {
-					line, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if _, err := c.Write([]byte(line)); err != nil {
-						return
-					}
-				}
-			})
-		}
-	})
-	return func() {
-		l.Close()
-		acceptor.Join()
-		es.Close()
-	}
-}
-
 func TestEchoServerThreadPerConnection(t *testing.T) {
-	s := newScheduler(t, 1)
-	l := listen(t)
-	stop := echoServer(t, s, l)
-	defer stop()
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c, err := vio.Dial("tcp", l.Addr().String())
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer c.Close()
-			r := bufio.NewReader(c)
-			for j := range 5 {
-				msg := fmt.Sprintf("client %d line %d\n", i, j)
-				if _, err := io.WriteString(c, msg); err != nil {
-					t.Error(err)
-					return
-				}
-				got, err := r.ReadString('\n')
-				if got != msg || err != nil {
-					t.Errorf("echo = %q, %v; want %q", got, err, msg)
-					return
-				}
-			}
-		}()
+	addr, _, stop, err := viobench.StartEchoServer(viobench.Virtual, 1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
+	defer stop()
+	if _, err := viobench.EchoClients(addr, 20, 5, 0); err != nil {
+		t.Error(err)
+	}
 }
 
 // The scenario: a thread-per-connection server on 2 carriers, 300 keep-alive clients
@@ -93,60 +37,19 @@ func TestEchoServerThreadPerConnection(t *testing.T) {
 // vio it must take about what goroutine-per-connection takes (~0.5 s).
 func TestThreadPerConnectionServerServesAllClientsAtOnce(t *testing.T) {
 	const clients, lines, gap = 300, 5, 100 * time.Millisecond
-	run := func(l net.Listener) time.Duration {
-		start := time.Now()
-		var wg sync.WaitGroup
-		for range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				c, err := net.Dial("tcp", l.Addr().String())
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for j := range lines {
-					if j > 0 {
-						time.Sleep(gap)
-					}
-					fmt.Fprintf(c, "line %d\n", j)
-					if _, err := r.ReadString('\n'); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			}()
+	run := func(side viobench.Side) time.Duration {
+		addr, _, stop, err := viobench.StartEchoServer(side, 2)
+		if err != nil {
+			t.Fatal(err)
 		}
-		wg.Wait()
-		return time.Since(start)
-	}
-	// goroutine per connection, the baseline
-	gl, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		for {
-			c, err := gl.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				io.Copy(c, c)
-			}()
+		defer stop()
+		el, err := viobench.EchoClients(addr, clients, lines, gap)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	goroutines := run(gl)
-	gl.Close()
-
-	s := newScheduler(t, 2)
-	l := listen(t)
-	stop := echoServer(t, s, l)
-	virtual := run(l)
-	stop()
+		return el
+	}
+	goroutines, virtual := run(viobench.Goroutines), run(viobench.Virtual)
 	t.Logf("%d clients × %d lines %v apart: goroutines %v, virtual threads %v", clients, lines, gap, goroutines, virtual)
 	if limit := 2*goroutines + time.Second; virtual > limit {
 		t.Errorf("virtual threads took %v, more than %v (goroutines: %v): blocked reads hold carriers", virtual, limit, goroutines)

@@ -151,20 +151,31 @@ func (op *rawOp) do(rc syscall.RawConn, write bool, t any, how int, b []byte, ca
 func (op *rawOp) read(fd uintptr) bool {
 	for {
 		n, err := syscall.Read(int(fd), op.b)
-		switch err {
-		case nil:
-			op.n = n
-			return true
-		case syscall.EINTR:
+		if retry, finished := op.settle(err); retry {
 			continue
-		case syscall.EAGAIN:
-			rt.IOPark(op.t, op.how)
+		} else if !finished {
 			return false
-		default:
-			op.err = err
-			return true
 		}
+		op.n = max(n, 0)
+		return true
 	}
+}
+
+// settle takes the error of one non-blocking system call and says what the callback does next:
+// try again (EINTR), or wait for the poller (EAGAIN: the thread parks first), or finish (the
+// call succeeded, or failed with op.err).
+func (op *rawOp) settle(err error) (retry, finished bool) {
+	switch err {
+	case nil:
+		return false, true
+	case syscall.EINTR:
+		return true, false
+	case syscall.EAGAIN:
+		rt.IOPark(op.t, op.how)
+		return false, false
+	}
+	op.err = err
+	return false, true
 }
 
 // write is the RawConn.Write callback: write(2) until all of op.b is written; on EAGAIN the
@@ -183,16 +194,14 @@ func (op *rawOp) write(fd uintptr) bool {
 			op.err = err
 			return true
 		}
-		switch {
-		case err == syscall.EINTR:
+		if retry, finished := op.settle(err); retry {
 			continue
-		case err == syscall.EAGAIN:
-			rt.IOPark(op.t, op.how)
+		} else if !finished {
 			return false
-		case err != nil:
-			op.err = err
+		} else if err != nil {
 			return true
-		case n == 0:
+		}
+		if n == 0 {
 			op.err = io.ErrUnexpectedEOF
 			return true
 		}
@@ -254,19 +263,13 @@ func (r *rawPacket) readFrom(p *PacketConn, t any, b []byte) (int, net.Addr, err
 func (op *rawOp) recvfrom(fd uintptr) bool {
 	for {
 		n, from, err := syscall.Recvfrom(int(fd), op.b, 0)
-		switch err {
-		case nil:
-			op.n, op.from = n, from
-			return true
-		case syscall.EINTR:
+		if retry, finished := op.settle(err); retry {
 			continue
-		case syscall.EAGAIN:
-			rt.IOPark(op.t, op.how)
+		} else if !finished {
 			return false
-		default:
-			op.err = err
-			return true
 		}
+		op.n, op.from = max(n, 0), from
+		return true
 	}
 }
 

@@ -54,58 +54,46 @@ func reportCPU(b *testing.B, start time.Duration) {
 // goroutine, or (Virtual) a virtual thread of a 2-carrier scheduler reading a vio conn. It
 // reports the wall time per op and "cpu-ns/op".
 func EchoServer(b *testing.B, side Side, conns, msgs int, gap time.Duration) {
-	addr, stop := echoServer(b, side)
+	addr, _, stop, err := StartEchoServer(side, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer stop()
 	b.ResetTimer()
 	cpu := cpuTime()
 	for range b.N {
-		var wg sync.WaitGroup
-		for range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for j := range msgs {
-					if j > 0 {
-						time.Sleep(gap)
-					}
-					io.WriteString(c, "a line of text\n")
-					if _, err := r.ReadString('\n'); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			}()
+		if _, err := EchoClients(addr, conns, msgs, gap); err != nil {
+			b.Fatal(err)
 		}
-		wg.Wait()
 	}
 	reportCPU(b, cpu)
 }
 
-func echoServer(b *testing.B, side Side) (addr string, stop func()) {
-	serve := func(c net.Conn) {
-		defer c.Close()
-		r := bufio.NewReader(c)
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			if _, err := io.WriteString(c, line); err != nil {
-				return
-			}
+// Echo serves c until the peer closes it: every line it reads is written back.
+func Echo(c net.Conn) {
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		if _, err := io.WriteString(c, line); err != nil {
+			return
 		}
 	}
+}
+
+// StartEchoServer starts an echo server on a loopback port that serves each connection with
+// Echo: on a goroutine of its own (Goroutines: net.Listen and go), or (Virtual) on a virtual
+// thread of its own, on a new scheduler with the given carriers, accepting from a vio listener as
+// the Java program does (ServerSocket.accept, a virtual thread per socket), and returns that
+// scheduler. stop closes the listener and waits for every connection's goroutine or thread.
+func StartEchoServer(side Side, carriers int) (addr string, s *thread.Scheduler, stop func(), err error) {
 	if side == Goroutines {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			b.Fatal(err)
+			return "", nil, nil, err
 		}
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -117,27 +105,65 @@ func echoServer(b *testing.B, side Side) (addr string, stop func()) {
 					return
 				}
 				wg.Add(1)
-				go func() { defer wg.Done(); serve(c) }()
+				go func() { defer wg.Done(); Echo(c) }()
 			}
 		}()
-		return l.Addr().String(), func() { l.Close(); wg.Wait() }
+		return l.Addr().String(), nil, func() { l.Close(); wg.Wait() }, nil
 	}
-	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
 	l, err := vio.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		b.Fatal(err)
+		return "", nil, nil, err
 	}
+	s = thread.NewScheduler(thread.SchedulerOptions{Parallelism: carriers})
 	es := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
 	acceptor := thread.OfVirtual().Scheduler(s).Start(func() {
 		for {
-			c, err := l.Accept()
+			c, err := l.Accept() // unmounts while no client comes
 			if err != nil {
 				return
 			}
-			es.Execute(func() { serve(c) })
+			es.Execute(func() { Echo(c) })
 		}
 	})
-	return l.Addr().String(), func() { l.Close(); acceptor.Join(); es.Close(); s.Close() }
+	return l.Addr().String(), s, func() { l.Close(); acceptor.Join(); es.Close(); s.Close() }, nil
+}
+
+// EchoClients runs n clients (goroutines, plain conns) against the echo server at addr, each
+// sending lines lines gap apart and checking each echo, and returns how long they all took.
+func EchoClients(addr string, n, lines int, gap time.Duration) (time.Duration, error) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	var failed atomic.Pointer[error]
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				failed.Store(&err)
+				return
+			}
+			defer c.Close()
+			r := bufio.NewReader(c)
+			for j := range lines {
+				if j > 0 {
+					time.Sleep(gap)
+				}
+				msg := fmt.Sprintf("client %d line %d\n", i, j)
+				io.WriteString(c, msg)
+				if got, err := r.ReadString('\n'); err != nil || got != msg {
+					err = fmt.Errorf("client %d: echo %q, %v; sent %q", i, got, err, msg)
+					failed.Store(&err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		return 0, *err
+	}
+	return time.Since(start), nil
 }
 
 // HTTPFanOut is "n HTTP calls at once": per op, n goroutines with the plain client, or n virtual
@@ -158,15 +184,7 @@ func HTTPFanOut(b *testing.B, side Side, n int, delay time.Duration) {
 	defer rt.(interface{ CloseIdleConnections() }).CloseIdleConnections()
 	client := &http.Client{Transport: rt}
 	url := "http://" + addr + "/"
-	call := func() {
-		resp, err := client.Get(url)
-		if err != nil {
-			b.Error(err)
-			return
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
+	call := func() { get(b, client, url) }
 	b.ResetTimer()
 	cpu := cpuTime()
 	for range b.N {
@@ -282,18 +300,23 @@ func HandlerServer(b *testing.B, side Side, clients int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for left.Add(-1) >= 0 {
-				resp, err := client.Get(url)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
+			for left.Add(-1) >= 0 && get(b, client, url) {
 			}
 		}()
 	}
 	wg.Wait()
 	b.StopTimer()
 	reportCPU(b, cpu)
+}
+
+// get GETs url with client and reads the body; it reports whether that worked.
+func get(b *testing.B, client *http.Client, url string) bool {
+	resp, err := client.Get(url)
+	if err != nil {
+		b.Error(err)
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return true
 }

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
-	"github.com/loomgo/loom/thread"
+	"github.com/loomgo/loom/internal/viobench"
 	"github.com/loomgo/loom/vio"
 )
 
@@ -25,139 +24,39 @@ import (
 // vio conns), and compares the times.
 func threadPerConnection(c *Config) Outcome {
 	clients, lines, gap := c.n(300, 10), 5, 100*time.Millisecond
-	serve := func(conn net.Conn) {
-		defer conn.Close()
-		r := bufio.NewReader(conn)
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			if _, err := io.WriteString(conn, line); err != nil {
-				return
-			}
+	var peak int
+	run := func(side viobench.Side) (time.Duration, error) {
+		addr, s, stop, err := viobench.StartEchoServer(side, 2)
+		if err != nil {
+			return 0, err
 		}
+		defer stop()
+		if s != nil { // the most virtual threads parked (blocked in Read) at once
+			blocked := samplePeak(time.Millisecond, func() int64 { return s.Stats().Parked })
+			defer func() { peak = blocked.stop() }()
+		}
+		return viobench.EchoClients(addr, clients, lines, gap)
 	}
-	// goroutine per connection
-	gl, err := net.Listen("tcp", "127.0.0.1:0")
+	goroutines, err := run(viobench.Goroutines)
 	if err != nil {
 		return Outcome{Err: err}
 	}
-	go func() {
-		for {
-			conn, err := gl.Accept()
-			if err != nil {
-				return
-			}
-			go serve(conn)
-		}
-	}()
-	goroutines, err := echoClients(gl.Addr().String(), clients, lines, gap)
-	gl.Close()
-	if err != nil {
-		return Outcome{Err: err}
-	}
-	// virtual thread per connection, as the Java program: ServerSocket.accept, then a virtual
-	// thread per socket
-	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
-	defer s.Close()
-	l, err := vio.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return Outcome{Err: err}
-	}
-	es := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
-	acceptor := thread.OfVirtual().Scheduler(s).Start(func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			es.Execute(func() { serve(conn) })
-		}
-	})
-	var peak atomic.Int64
-	stop := sample(func() {
-		if p := s.Stats().Parked; p > peak.Load() {
-			peak.Store(p)
-		}
-	})
-	virtual, err := echoClients(l.Addr().String(), clients, lines, gap)
-	stop()
-	l.Close()
-	acceptor.Join()
-	es.Close()
+	virtual, err := run(viobench.Virtual)
 	if err != nil {
 		return Outcome{Err: err}
 	}
 	r := float64(virtual) / float64(goroutines)
 	o := Outcome{
 		Loom: fmt.Sprintf("virtual threads (vio, 2 carriers) %s, goroutines %s (%.2f×); up to %s virtual threads blocked in Read at once",
-			ms(virtual), ms(goroutines), r, commas(peak.Load())),
+			ms(virtual), ms(goroutines), r, commas(int64(peak))),
 		Same:    r <= 2,
 		Verdict: fmt.Sprintf("virtual/goroutines = %.2f× (rule ≤ 2×; with plain conns holding the 2 carriers it was ~100×)", r),
-		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r, "peak_blocked": float64(peak.Load())},
+		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r, "peak_blocked": float64(peak)},
 	}
 	if clients != 300 {
 		o.Scaling = fmt.Sprintf("ran %s clients (full: 300)", commas(int64(clients)))
 	}
 	return o
-}
-
-// echoClients runs n clients against addr, each sending lines lines gap apart and reading each
-// echo, and returns how long they took.
-func echoClients(addr string, n, lines int, gap time.Duration) (time.Duration, error) {
-	start := time.Now()
-	var wg sync.WaitGroup
-	var failed atomic.Pointer[error]
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := net.Dial("tcp", addr)
-			if err != nil {
-				failed.Store(&err)
-				return
-			}
-			defer conn.Close()
-			r := bufio.NewReader(conn)
-			for j := range lines {
-				if j > 0 {
-					time.Sleep(gap)
-				}
-				fmt.Fprintf(conn, "line %d\n", j)
-				if _, err := r.ReadString('\n'); err != nil {
-					failed.Store(&err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := failed.Load(); err != nil {
-		return 0, *err
-	}
-	return time.Since(start), nil
-}
-
-// sample calls f every millisecond until stop is called.
-func sample(f func()) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				f()
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }
 
 // httpCalls makes calls HTTP GETs at once, at most 2,000 connections, to a loopback server that
