@@ -67,13 +67,14 @@ func Send[T any](ch chan<- T, v T) error {
 	default:
 	}
 	wake, prev := waitBegin(t, mounted, "send", ch)
-	var err error
+	defer rt.IOEnd(t, prev) // a send on a closed channel panics: re-mount regardless
 	select {
 	case ch <- v:
+		return nil
 	case <-wake:
-		err = thread.ErrInterrupted
+		thread.Interrupted() // as Java's InterruptedException, which clears the status
+		return thread.ErrInterrupted
 	}
-	return waitEnd(t, prev, err)
 }
 
 // Await waits until ctx is done and returns nil (ctx.Err says why). A virtual thread unmounts

@@ -75,14 +75,13 @@ func (c *Conn) NetConn() net.Conn { return c.c }
 // peer closes (io.EOF), a read deadline passes ([os.ErrDeadlineExceeded]) or the conn is closed;
 // a virtual thread unmounts meanwhile. An interrupt closes the conn and Read returns
 // [ErrClosedByInterrupt] (see [Conn]). It ports SocketInputStream.read / SocketChannel.read.
-func (c *Conn) Read(b []byte) (int, error) {
+func (c *Conn) Read(b []byte) (n int, err error) {
 	t, mounted := rt.IOCurrent()
 	if t == nil {
 		return c.c.Read(b)
 	}
 	prev := rt.IOBegin(t, &c.rwait)
-	var n int
-	var err error
+	defer rt.IOEnd(t, prev) // the wrapped conn may panic: re-mount regardless
 	switch {
 	case mounted && c.raw.ok() && len(b) > 0:
 		n, err = c.raw.read(c, t, b)
@@ -92,7 +91,6 @@ func (c *Conn) Read(b []byte) (int, error) {
 	default:
 		n, err = c.c.Read(b)
 	}
-	rt.IOEnd(t, prev)
 	if err != nil {
 		err = c.checkInterrupt(t, "read", err)
 	}
@@ -103,14 +101,13 @@ func (c *Conn) Read(b []byte) (int, error) {
 // occurs, with the count written. It blocks while the socket's send buffer is full; a virtual
 // thread unmounts meanwhile. Deadlines, close and interrupts are as for Read. It ports
 // SocketOutputStream.write / SocketChannel.write.
-func (c *Conn) Write(b []byte) (int, error) {
+func (c *Conn) Write(b []byte) (n int, err error) {
 	t, mounted := rt.IOCurrent()
 	if t == nil {
 		return c.c.Write(b)
 	}
 	prev := rt.IOBegin(t, &c.wwait)
-	var n int
-	var err error
+	defer rt.IOEnd(t, prev)
 	switch {
 	case mounted && c.raw.ok():
 		n, err = c.raw.write(c, t, b)
@@ -120,7 +117,6 @@ func (c *Conn) Write(b []byte) (int, error) {
 	default:
 		n, err = c.c.Write(b)
 	}
-	rt.IOEnd(t, prev)
 	if err != nil {
 		err = c.checkInterrupt(t, "write", err)
 	}

@@ -575,3 +575,43 @@ func TestUnparkDoesNotEndAReadAndItsPermitIsKept(t *testing.T) {
 		t.Errorf("Read = %d, %v", n, err)
 	}
 }
+
+// panicConn is a conn whose Read and Write panic, as a buggy wrapper's might.
+type panicConn struct{ net.Conn }
+
+func (panicConn) Read([]byte) (int, error)  { panic("bad read") }
+func (panicConn) Write([]byte) (int, error) { panic("bad write") }
+
+// A panic inside a vio call (here a wrapped conn's) leaves no half-done I/O park: the thread
+// that recovers is mounted again and can block in loom, and the scheduler's counts are right.
+func TestPanicInsideAVioCallLeavesTheThreadMounted(t *testing.T) {
+	s := newScheduler(t, 1)
+	a, b := net.Pipe()
+	defer a.Close()
+	pc := vio.WrapConn(panicConn{b})
+	var got []string
+	runVirtual(t, s, func() {
+		for _, f := range []func(){
+			func() { pc.Read(make([]byte, 1)) },
+			func() { pc.Write([]byte("x")) },
+		} {
+			func() {
+				defer func() { got = append(got, fmt.Sprint(recover())) }()
+				f()
+			}()
+			if err := thread.Sleep(time.Millisecond); err != nil || thread.Current().Carrier() == "" {
+				t.Errorf("after the panic: Sleep %v, carrier %q", err, thread.Current().Carrier())
+			}
+		}
+	})
+	if want := []string{"bad read", "bad write"}; !cmp.Equal(got, want) {
+		t.Errorf("recovered %q, want %q", got, want)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for st := s.Stats(); st.Live != 0 || st.Mounted != 0 || st.Parked != 0; st = s.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats after: %+v", st)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -209,6 +209,7 @@ func (f *File) io(w *rt.IOWait, op string, b []byte, fn func() (int, error)) (in
 		return fn()
 	}
 	prev := rt.IOBegin(t, w)
+	defer rt.IOEnd(t, prev)
 	var n int
 	var err error
 	switch {
@@ -223,7 +224,6 @@ func (f *File) io(w *rt.IOWait, op string, b []byte, fn func() (int, error)) (in
 	default:
 		n, err = fn()
 	}
-	rt.IOEnd(t, prev)
 	if err != nil && f.byInterruptOf(t) {
 		err = &fs.PathError{Op: op, Path: f.f.Name(), Err: ErrClosedByInterrupt}
 	}

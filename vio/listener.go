@@ -72,6 +72,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 		return l.accept()
 	}
 	prev := rt.IOBegin(t, &l.rwait)
+	defer rt.IOEnd(t, prev) // the wrapped listener may panic: re-mount regardless
 	var c net.Conn
 	var err error
 	switch {
@@ -83,7 +84,6 @@ func (l *Listener) Accept() (net.Conn, error) {
 	if err == nil {
 		c, err = l.accept()
 	}
-	rt.IOEnd(t, prev)
 	if err != nil && l.byInterruptOf(t) {
 		err = l.opError(ErrClosedByInterrupt)
 	}

@@ -69,15 +69,13 @@ func (p *PacketConn) NetPacketConn() net.PacketConn { return p.pc }
 // ReadFrom. It blocks until a datagram arrives, the read deadline passes
 // ([os.ErrDeadlineExceeded]) or the conn is closed; a virtual thread unmounts meanwhile. An
 // interrupt closes the conn (see [PacketConn]). It ports DatagramSocket.receive.
-func (p *PacketConn) ReadFrom(b []byte) (int, net.Addr, error) {
+func (p *PacketConn) ReadFrom(b []byte) (n int, addr net.Addr, err error) {
 	t, mounted := rt.IOCurrent()
 	if t == nil {
 		return p.pc.ReadFrom(b)
 	}
 	prev := rt.IOBegin(t, &p.rwait)
-	var n int
-	var addr net.Addr
-	var err error
+	defer rt.IOEnd(t, prev) // the wrapped conn may panic: re-mount regardless
 	switch {
 	case mounted && p.raw.ok():
 		n, addr, err = p.raw.readFrom(p, t, b)
@@ -87,7 +85,6 @@ func (p *PacketConn) ReadFrom(b []byte) (int, net.Addr, error) {
 	default:
 		n, addr, err = p.pc.ReadFrom(b)
 	}
-	rt.IOEnd(t, prev)
 	if err != nil && p.byInterruptOf(t) {
 		err = p.opError(ErrClosedByInterrupt)
 	}
