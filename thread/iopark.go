@@ -93,7 +93,7 @@ func init() {
 // currentIfAttached is Current without attaching: nil on a goroutine that is not a loom thread.
 func currentIfAttached() *Thread {
 	gid := gidFunc()
-	if t := curCache[gid&(cacheSize-1)].Load(); t != nil && t.gid.Load() == gid && t.State() != Terminated {
+	if t := curCache[gid&(cacheSize-1)].Load(); t != nil && t.gid.Load() == gid && State(t.state.Load()) != Terminated {
 		return t
 	}
 	return lookup(gid)

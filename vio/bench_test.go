@@ -2,6 +2,7 @@ package vio_test
 
 import (
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -95,6 +96,43 @@ func BenchmarkFileRead(b *testing.B) {
 				})
 			}
 			wg.Wait()
+		})
+	}
+}
+
+// BenchmarkAcceptQueued: Accept of a connection already queued, on a virtual thread (one op: a
+// client dials, the thread accepts, both close). vio's Listener looks with ppoll(2) on its
+// duplicate of the listening socket whether a connection is queued, then calls the listener's
+// own Accept: one system call more than the plain listener.
+func BenchmarkAcceptQueued(b *testing.B) {
+	for _, kind := range []string{"plain listener", "vio listener"} {
+		b.Run(kind, func(b *testing.B) {
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+			defer s.Close()
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if kind == "vio listener" {
+				l = vio.WrapListener(l)
+			}
+			defer l.Close()
+			thread.OfVirtual().Scheduler(s).Start(func() {
+				for range b.N {
+					c1, err := net.Dial("tcp", l.Addr().String())
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					c2, err := l.Accept()
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					c1.Close()
+					c2.Close()
+				}
+			}).Join()
 		})
 	}
 }
