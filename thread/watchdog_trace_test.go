@@ -10,19 +10,19 @@ import (
 	"github.com/loomgo/loom/thread"
 )
 
-// syncBuffer is a bytes.Buffer safe for the watchdog's goroutine and the test.
-type syncBuffer struct {
+// traceBuffer is a bytes.Buffer safe for the watchdog's goroutine and the test.
+type traceBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *traceBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *traceBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -34,7 +34,7 @@ func (s *syncBuffer) String() string {
 func TestWatchdogNativeBlockingIsTracedLikeAPinnedPark(t *testing.T) {
 	for _, mode := range []string{"short", "full"} {
 		t.Run(mode, func(t *testing.T) {
-			var out syncBuffer
+			var out traceBuffer
 			events := make(chan thread.PinnedEvent, 4)
 			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2, WatchdogThreshold: 30 * time.Millisecond,
 				TracePinned: mode, TraceOutput: &out, OnPinned: func(e thread.PinnedEvent) { events <- e }})
