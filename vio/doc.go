@@ -98,9 +98,10 @@
 //
 // # Designs not taken
 //
-//   - thread.Blocking around every call: a hand-off per read even when the data is there — about
-//     ten times the cost of the read — and no interrupts or states (measured 2.5× the goroutine
-//     time on the HTTP fan-out benchmark).
+//   - thread.Blocking around every call: every read, even one whose data is there, gives the
+//     carrier away and queues for one again behind the runnable threads (cheap on an idle
+//     scheduler, ~10% of a read; a turn in the queue per read on a busy one: issue 12 measured an
+//     HTTP fan-out wrapped that way at 2.5× the goroutines' time), and no interrupts or states.
 //   - A readiness probe (poll(2), recv with MSG_PEEK) before the standard library's Read: two
 //     system calls per read, and a conn type with its own buffering behind SyscallConn could
 //     wait forever for bytes it already holds. The system call in the callback is one, and vio
