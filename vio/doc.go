@@ -106,8 +106,10 @@
 //     system calls per read, and a conn type with its own buffering behind SyscallConn could
 //     wait forever for bytes it already holds. The system call in the callback is one, and vio
 //     takes that path only for the standard library's socket types.
-//   - accept4(2) in the listener callback and net.FileConn around the result: three more system
-//     calls per connection than a ppoll probe, and the listener's keep-alive settings are lost.
+//   - accept4(2) in the listener callback and net.FileConn around the result: by net.FileConn's
+//     code, four more system calls per connection (dup, getsockopt, getpeername, close) where the
+//     ppoll look is one, which costs nothing measurable next to the dial (BenchmarkAcceptQueued);
+//     and the listener's keep-alive settings would be lost.
 //   - Interrupts of vio calls that leave the socket open: Java closes it, and a socket whose read
 //     was abandoned half-way cannot be trusted anyway.
 //
