@@ -209,6 +209,11 @@ type handler struct {
 }
 
 func (x *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Making the thread (it inherits the creator's inheritable thread-locals) and joining it
+	// attach the server's goroutine to loom as a platform Thread, if it was not one; an attachment
+	// made only for this request is ended after it, so that a server's connection goroutines do
+	// not accumulate in loom's registry until a sweep finds them gone.
+	attached, _ := rt.IOCurrent()
 	var returned bool
 	var panicked any
 	var stack []byte
@@ -224,6 +229,9 @@ func (x *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		returned = true
 	})
 	if err := t.TryStart(); err != nil {
+		if attached == nil {
+			thread.Detach()
+		}
 		http.Error(w, "vio: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}
@@ -231,7 +239,9 @@ func (x *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for t.Join() != nil {
 		interrupted = true // the server's goroutine must outlive its handler: wait on
 	}
-	if interrupted {
+	if attached == nil {
+		thread.Detach()
+	} else if interrupted {
 		thread.Current().Interrupt()
 	}
 	switch {

@@ -383,3 +383,19 @@ func TestHTTPSOverVio(t *testing.T) {
 		}
 	})
 }
+
+// The server's connection goroutines wait for their request threads without staying attached to
+// loom: the live threads are the same before and after requests on many connections.
+func TestHandlerLeavesNoAttachedServerGoroutines(t *testing.T) {
+	url := server(t, vio.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })), true)
+	before := len(thread.LiveThreads())
+	for range 20 {
+		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		if body, err := get(c, url); body != "ok" || err != nil {
+			t.Fatalf("GET = %q, %v", body, err)
+		}
+	}
+	if after := len(thread.LiveThreads()); after > before {
+		t.Errorf("live threads %d → %d after 20 connections: server goroutines stayed attached: %v", before, after, thread.LiveThreads())
+	}
+}
