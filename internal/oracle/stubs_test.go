@@ -1,0 +1,11 @@
+package oracle_test
+
+func lockScenarios() []scenario        { return nil }
+func syncScenarios() []scenario        { return nil }
+func queueScenarios() []scenario       { return nil }
+func executorScenarios() []scenario    { return nil }
+func futureScenarios() []scenario      { return nil }
+func scopeScenarios() []scenario       { return nil }
+func scopedValueScenarios() []scenario { return nil }
+func localScenarios() []scenario       { return nil }
+func ioScenarios() []scenario          { return nil }
