@@ -1,6 +1,5 @@
 package oracle_test
 
-func lockScenarios() []scenario        { return nil }
 func syncScenarios() []scenario        { return nil }
 func queueScenarios() []scenario       { return nil }
 func executorScenarios() []scenario    { return nil }
