@@ -137,6 +137,16 @@ final class Ex {
         return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
+    /** of runs a and returns "ok" or the name of what it threw. */
+    static String of(Log.Action a) {
+        try {
+            a.run();
+            return "ok";
+        } catch (Throwable t) {
+            return name(t);
+        }
+    }
+
     static String str(Object o) {
         if (o == null) return "null";
         if (o instanceof Throwable t) return name(t);
