@@ -1,6 +1,5 @@
 package oracle_test
 
-func executorScenarios() []scenario    { return nil }
 func futureScenarios() []scenario      { return nil }
 func scopeScenarios() []scenario       { return nil }
 func scopedValueScenarios() []scenario { return nil }

@@ -22,6 +22,17 @@ final class LockScenarios {
         m.put("rwlock_fair_order", LockScenarios::rwFairOrder);
     }
 
+    /** The status word of a future's toString: "[Completed normally", "[Not completed". */
+    static String status(Object o) {
+        String s = state(o);
+        int end = s.length();
+        for (char c : new char[] {':', ',', ']'}) {
+            int i = s.indexOf(c);
+            if (i >= 0 && i < end) end = i;
+        }
+        return s.substring(0, end) + "]";
+    }
+
     /** The part of toString after the class name and hash: "[Unlocked]". */
     static String state(Object o) {
         String s = o.toString();

@@ -77,9 +77,12 @@ final class Log {
 
     synchronized List<String> lines() { return new ArrayList<>(lines); }
 
-    /** p appends a line, formatted with String.format. */
+    /** p appends a line: format with each %s replaced by the next argument written by Ex.str
+     *  (exceptions by their canonical names, collections as [a, b]). */
     synchronized void p(String format, Object... args) {
-        lines.add(args.length == 0 ? format : String.format(format, args));
+        Object[] strs = new Object[args.length];
+        for (int i = 0; i < args.length; i++) strs[i] = Ex.str(args[i]);
+        lines.add(args.length == 0 ? format : String.format(format, strs));
     }
 
     interface Action { void run() throws Throwable; }
