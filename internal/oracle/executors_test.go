@@ -431,7 +431,7 @@ func execPoolSizes(lg *Log) {
 	gate.CountDown()
 	es.Shutdown()
 	es.AwaitTermination(hour)
-	lg.P("terminated: %s largest %s tasks %s completed %s", state(es), es.LargestPoolSize(), es.TaskCount(), es.CompletedTaskCount())
+	lg.P("terminated: %s largest %s tasks %s completed %s", status(es), es.LargestPoolSize(), es.TaskCount(), es.CompletedTaskCount())
 	newPool := func(core, max int, keepAlive time.Duration) func() error {
 		return ok(func() { executors.NewThreadPoolExecutor(core, max, keepAlive, queue.NewLinkedBlockingQueue[func()](0)) })
 	}

@@ -39,6 +39,14 @@ func of(fn func() error) string {
 	return outcome(func() (string, error) { return "ok", fn() })
 }
 
+// valOf runs fn and returns its value, or the name of the exception it ends with (Java: Ex.val).
+func valOf(fn func() (any, error)) string {
+	return outcome(func() (string, error) {
+		v, err := fn()
+		return str(v), err
+	})
+}
+
 func awaitErr(b *locks.CyclicBarrier) func() error {
 	return func() error { _, err := b.Await(); return err }
 }

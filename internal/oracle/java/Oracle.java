@@ -150,6 +150,15 @@ final class Ex {
         }
     }
 
+    /** val runs s and returns its value, or the name of what it threw. */
+    static <T> String val(Log.Supplier<T> s) {
+        try {
+            return str(s.get());
+        } catch (Throwable t) {
+            return name(t);
+        }
+    }
+
     static String str(Object o) {
         if (o == null) return "null";
         if (o instanceof Throwable t) return name(t);

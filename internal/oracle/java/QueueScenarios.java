@@ -215,15 +215,18 @@ final class QueueScenarios {
         log.val("offer(1 ms) without a taker", () -> q.offer("x", 1, TimeUnit.MILLISECONDS));
         log.val("poll(1 ms) without a putter", () -> q.poll(1, TimeUnit.MILLISECONDS));
         log.val("element", q::element);
-        Thread taker = Thread.ofVirtual().start(() -> log.val("take", q::take));
+        String[] out = new String[2];
+        Thread taker = Thread.ofVirtual().start(() -> out[0] = Ex.val(q::take));
         Sync.awaitState(log, taker, Thread.State.WAITING);
-        log.val("offer with a taker waiting", () -> q.offer("handed"));
+        String offered = Ex.val(() -> q.offer("handed"));
         taker.join();
-        Thread putter = Thread.ofVirtual().start(() -> log.call("put", () -> q.put("put")));
+        log.p("offer with a taker waiting -> %s; take -> %s", offered, out[0]);
+        Thread putter = Thread.ofVirtual().start(() -> out[1] = Ex.of(() -> q.put("put")));
         Sync.awaitState(log, putter, Thread.State.WAITING);
         log.p("a putter waits: size %s peek %s", q.size(), q.peek());
-        log.val("poll with a putter waiting", q::poll);
+        String polled = Ex.val(q::poll);
         putter.join();
+        log.p("poll with a putter waiting -> %s; put -> %s", polled, out[1]);
     }
 
     static void synchronousFairOrder(Log log) throws Exception {
@@ -245,16 +248,19 @@ final class QueueScenarios {
         log.val("tryTransfer without a consumer", () -> q.tryTransfer("x"));
         log.val("tryTransfer(1 ms) without a consumer", () -> q.tryTransfer("x", 1, TimeUnit.MILLISECONDS));
         log.p("size %s hasWaitingConsumer %s", q.size(), q.hasWaitingConsumer());
-        Thread taker = Thread.ofVirtual().start(() -> log.val("take", q::take));
+        String[] out = new String[2];
+        Thread taker = Thread.ofVirtual().start(() -> out[0] = Ex.val(q::take));
         Sync.awaitState(log, taker, Thread.State.WAITING);
         log.p("consumer waiting: hasWaitingConsumer %s count %s", q.hasWaitingConsumer(), q.getWaitingConsumerCount());
-        log.val("tryTransfer with a consumer waiting", () -> q.tryTransfer("handed"));
+        String tried = Ex.val(() -> q.tryTransfer("handed"));
         taker.join();
-        Thread transferrer = Thread.ofVirtual().start(() -> log.call("transfer", () -> q.transfer("transferred")));
+        log.p("tryTransfer with a consumer waiting -> %s; take -> %s", tried, out[0]);
+        Thread transferrer = Thread.ofVirtual().start(() -> out[1] = Ex.of(() -> q.transfer("transferred")));
         Sync.awaitState(log, transferrer, Thread.State.WAITING);
         log.p("a transfer waits: size %s peek %s", q.size(), q.peek());
-        log.val("take", q::take);
+        String taken = Ex.val(q::take);
         transferrer.join();
+        log.p("take -> %s; transfer -> %s", taken, out[1]);
         q.put("p");
         log.val("offer", () -> q.offer("o"));
         log.p("put and offer never block: %s", q);
