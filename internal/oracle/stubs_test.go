@@ -1,6 +1,5 @@
 package oracle_test
 
-func futureScenarios() []scenario      { return nil }
 func scopeScenarios() []scenario       { return nil }
 func scopedValueScenarios() []scenario { return nil }
 func localScenarios() []scenario       { return nil }
