@@ -50,7 +50,7 @@ func cfThenApplyChain(lg *Log) {
 		func(x int) (int, error) { return x + 1, nil })
 	accepted := chain.ThenAccept(func(x int) { seen.add("accepted %s", x) })
 	ran := accepted.ThenRun(func() { seen.add("ran") })
-	lg.P("before: chain done %s, %s", chain.IsDone(), status(src))
+	lg.P("before: chain done %s, source done %s", chain.IsDone(), src.IsDone())
 	src.Complete(2)
 	v, _ := chain.Join()
 	lg.P("chain %s, seen %s, thenRun's result %s, done %s", v, &seen, null{}, ran.IsDone())
@@ -163,7 +163,6 @@ func cfDependentsOrder(lg *Log) {
 	for _, name := range []string{"A", "B", "C"} {
 		f.ThenRun(func() { order.add("%s", name) })
 	}
-	lg.P("%s", status(f))
 	f.Complete("x")
 	lg.P("dependents ran in order %s", &order)
 }
