@@ -63,15 +63,18 @@ func scopeAllSucceed(lg *Log) {
 func scopeFailureCancels(lg *Log) {
 	seen := notInterrupted()
 	started := locks.NewCountDownLatch(1)
-	s := structured.Open()
-	defer s.Close()
-	slow := structured.Fork(s, func() (string, error) { started.CountDown(); return blocker(seen)() })
-	failing := structured.Fork(s, func() (string, error) { started.Await(); return "", boom("fork failed") })
-	lg.Val("join", joinVal(s))
-	lg.P("failing: %s %s; slow: %s (%s); cancelled %s", failing.State(), failing.Exception(), slow.State(), seen.Load(), s.IsCancelled())
-	lg.Val("get of the failed subtask", func() (any, error) { return failing.Get(), nil })
-	lg.Val("get of the cancelled subtask", func() (any, error) { return slow.Get(), nil })
-	lg.Val("exception of the cancelled subtask", func() (any, error) { return slow.Exception(), nil })
+	func() {
+		s := structured.Open()
+		defer s.Close()
+		slow := structured.Fork(s, func() (string, error) { started.CountDown(); return blocker(seen)() })
+		failing := structured.Fork(s, func() (string, error) { started.Await(); return "", boom("fork failed") })
+		lg.Val("join", joinVal(s))
+		lg.P("failing: %s %s; slow: %s; cancelled %s", failing.State(), failing.Exception(), slow.State(), s.IsCancelled())
+		lg.Val("get of the failed subtask", func() (any, error) { return failing.Get(), nil })
+		lg.Val("get of the cancelled subtask", func() (any, error) { return slow.Get(), nil })
+		lg.Val("exception of the cancelled subtask", func() (any, error) { return slow.Exception(), nil })
+	}()
+	lg.P("after close the slow fork was %s", seen.Load())
 }
 
 func scopeAnySuccessful(lg *Log) {
@@ -84,8 +87,9 @@ func scopeAnySuccessful(lg *Log) {
 		structured.Fork(s, func() (string, error) { failed.CountDown(); return "", boom("one fails") })
 		structured.Fork(s, func() (string, error) { started.Await(); failed.Await(); return "winner", nil })
 		lg.Val("join", valErr(s.Join))
-		lg.P("the blocked fork was %s; cancelled %s", seen.Load(), s.IsCancelled())
+		lg.P("cancelled %s", s.IsCancelled())
 	}()
+	lg.P("after close the blocked fork was %s", seen.Load())
 	func() {
 		s := structured.OpenWith(structured.AnySuccessfulResultOrThrow[string]())
 		defer s.Close()
@@ -136,6 +140,7 @@ func scopeAwaitAll(lg *Log) {
 func scopeAllUntil(lg *Log) {
 	seen := notInterrupted()
 	started := locks.NewCountDownLatch(1)
+	defer func() { lg.P("after close the blocked fork was %s", seen.Load()) }()
 	s := structured.OpenWith(structured.AllUntil(func(st structured.Subtask[string]) bool {
 		return st.State() == structured.Success && st.Get() == "stop"
 	}))
@@ -153,7 +158,7 @@ func scopeAllUntil(lg *Log) {
 	for _, st := range subtasks {
 		got = append(got, st.State().String())
 	}
-	lg.P("join: %s; the blocked fork was %s; cancelled %s", got, seen.Load(), s.IsCancelled())
+	lg.P("join: %s; cancelled %s", got, s.IsCancelled())
 }
 
 func scopeMisuse(lg *Log) {
@@ -184,11 +189,12 @@ func scopeMisuse(lg *Log) {
 
 func scopeTimeout(lg *Log) {
 	seen := notInterrupted()
+	defer func() { lg.P("after close the fork was %s", seen.Load()) }()
 	s := structured.OpenWith(structured.AwaitAllSuccessfulOrThrow[string](), structured.WithTimeout(10*time.Millisecond))
 	defer s.Close()
 	st := structured.Fork(s, blocker(seen))
 	lg.Val("join", joinVal(s))
-	lg.P("the fork was %s, state %s; cancelled %s", seen.Load(), st.State(), s.IsCancelled())
+	lg.P("the fork's state %s; cancelled %s", st.State(), s.IsCancelled())
 }
 
 func scopeJoinInterrupted(lg *Log) {

@@ -53,11 +53,13 @@ final class ScopeScenarios {
             Subtask<String> slow = scope.fork(() -> { started.countDown(); return blocker(seen).call(); });
             Subtask<String> failing = scope.fork(() -> { started.await(); throw new Boom("fork failed"); });
             log.val("join", scope::join);
-            log.p("failing: %s %s; slow: %s (%s); cancelled %s", failing.state(), failing.exception(), slow.state(), seen.get(), scope.isCancelled());
+            log.p("failing: %s %s; slow: %s; cancelled %s", failing.state(), failing.exception(), slow.state(), scope.isCancelled());
             log.val("get of the failed subtask", failing::get);
             log.val("get of the cancelled subtask", slow::get);
             log.val("exception of the cancelled subtask", slow::exception);
         }
+        // close waits for every subtask's thread: only now is the slow fork's fate settled
+        log.p("after close the slow fork was %s", seen.get());
     }
 
     static void anySuccessful(Log log) throws Exception {
@@ -68,8 +70,9 @@ final class ScopeScenarios {
             scope.fork(() -> { failed.countDown(); throw new Boom("one fails"); });
             scope.fork(() -> { started.await(); failed.await(); return "winner"; });
             log.val("join", scope::join);
-            log.p("the blocked fork was %s; cancelled %s", seen.get(), scope.isCancelled());
+            log.p("cancelled %s", scope.isCancelled());
         }
+        log.p("after close the blocked fork was %s", seen.get());
         try (var scope = StructuredTaskScope.open(Joiner.<String>anySuccessfulResultOrThrow())) {
             scope.fork(() -> { throw new Boom("all fail"); });
             scope.fork(() -> { throw new Boom("all fail"); });
@@ -117,8 +120,9 @@ final class ScopeScenarios {
             scope.fork(() -> { while (goOn.state() != Subtask.State.SUCCESS) Thread.sleep(1); return "stop"; });
             List<String> got = new ArrayList<>();
             for (Subtask<String> s : scope.join().toList()) got.add(s.state().toString());
-            log.p("join: %s; the blocked fork was %s; cancelled %s", got, seen.get(), scope.isCancelled());
+            log.p("join: %s; cancelled %s", got, scope.isCancelled());
         }
+        log.p("after close the blocked fork was %s", seen.get());
     }
 
     static void misuse(Log log) throws Exception {
@@ -148,8 +152,9 @@ final class ScopeScenarios {
         try (var scope = StructuredTaskScope.open(Joiner.<String>awaitAllSuccessfulOrThrow(), cf -> cf.withTimeout(Duration.ofMillis(10)))) {
             Subtask<String> s = scope.fork(blocker(seen));
             log.val("join", scope::join);
-            log.p("the fork was %s, state %s; cancelled %s", seen.get(), s.state(), scope.isCancelled());
+            log.p("the fork's state %s; cancelled %s", s.state(), scope.isCancelled());
         }
+        log.p("after close the fork was %s", seen.get());
     }
 
     static void joinInterrupted(Log log) throws Exception {
