@@ -161,7 +161,6 @@ func (l *list) String() string {
 	return str(l.xs)
 }
 
-
 // blocked polls until t is blocked (neither NEW nor RUNNABLE) and returns its state.
 func blocked(lg *Log, t *thread.Thread) thread.State {
 	await(lg, "the thread to block", func() bool {
