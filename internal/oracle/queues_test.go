@@ -140,9 +140,9 @@ func queueBlockedCallsInterrupted(lg *Log) {
 	lg.P("full %s empty %s sync %s transfer queue %s", full, empty, sync, ltq)
 }
 
-func queueArrayFairProducers(lg *Log) {
-	q := queue.NewArrayBlockingQueue[string](1, true)
-	q.Put("first")
+// producersServed blocks one producer after another in put on a full (or hand-off) queue, each
+// waiting before the next starts, then takes n elements: the order shows whom q served first.
+func producersServed(lg *Log, q queue.BlockingQueue[string], n int) []string {
 	var ts []*thread.Thread
 	for _, name := range []string{"p1", "p2", "p3"} {
 		t := thread.StartVirtualThread(func() { q.Put(name) })
@@ -150,12 +150,18 @@ func queueArrayFairProducers(lg *Log) {
 		ts = append(ts, t)
 	}
 	var got []string
-	for range 4 {
+	for range n {
 		v, _ := q.Take()
 		got = append(got, v)
 	}
 	join(lg, ts...)
-	lg.P("taken %s", got)
+	return got
+}
+
+func queueArrayFairProducers(lg *Log) {
+	q := queue.NewArrayBlockingQueue[string](1, true)
+	q.Put("first")
+	lg.P("taken %s", producersServed(lg, q, 4))
 }
 
 func queueDrainTo(lg *Log) {
@@ -287,20 +293,7 @@ func queueSynchronousEdges(lg *Log) {
 }
 
 func queueSynchronousFairOrder(lg *Log) {
-	q := queue.NewSynchronousQueue[string](true)
-	var ts []*thread.Thread
-	for _, name := range []string{"p1", "p2", "p3"} {
-		t := thread.StartVirtualThread(func() { q.Put(name) })
-		awaitState(lg, t, thread.Waiting)
-		ts = append(ts, t)
-	}
-	var got []string
-	for range 3 {
-		v, _ := q.Take()
-		got = append(got, v)
-	}
-	join(lg, ts...)
-	lg.P("fair hand-off order %s", got)
+	lg.P("fair hand-off order %s", producersServed(lg, queue.NewSynchronousQueue[string](true), 3))
 }
 
 func queueTransfer(lg *Log) {

@@ -103,9 +103,9 @@ final class QueueScenarios {
         log.p("full %s empty %s sync %s transfer queue %s", full, empty, sync, ltq);
     }
 
-    static void arrayFairProducers(Log log) throws Exception {
-        ArrayBlockingQueue<String> q = new ArrayBlockingQueue<>(1, true);
-        q.put("first");
+    /** Blocks one producer after another in put on a full (or hand-off) queue, each waiting
+     *  before the next starts, then takes n elements: the order shows whom q served first. */
+    static List<String> producersServed(Log log, BlockingQueue<String> q, int n) throws Exception {
         List<Thread> ts = new ArrayList<>();
         for (String name : List.of("p1", "p2", "p3")) {
             Thread t = Thread.ofVirtual().start(() -> { try { q.put(name); } catch (InterruptedException e) { } });
@@ -113,9 +113,15 @@ final class QueueScenarios {
             ts.add(t);
         }
         List<String> got = new ArrayList<>();
-        for (int i = 0; i < 4; i++) got.add(q.take());
+        for (int i = 0; i < n; i++) got.add(q.take());
         Sync.join(log, ts.toArray(new Thread[0]));
-        log.p("taken %s", got);
+        return got;
+    }
+
+    static void arrayFairProducers(Log log) throws Exception {
+        ArrayBlockingQueue<String> q = new ArrayBlockingQueue<>(1, true);
+        q.put("first");
+        log.p("taken %s", producersServed(log, q, 4));
     }
 
     static void drainTo(Log log) throws Exception {
@@ -230,17 +236,7 @@ final class QueueScenarios {
     }
 
     static void synchronousFairOrder(Log log) throws Exception {
-        SynchronousQueue<String> q = new SynchronousQueue<>(true);
-        List<Thread> ts = new ArrayList<>();
-        for (String name : List.of("p1", "p2", "p3")) {
-            Thread t = Thread.ofVirtual().start(() -> { try { q.put(name); } catch (InterruptedException e) { } });
-            Sync.awaitState(log, t, Thread.State.WAITING);
-            ts.add(t);
-        }
-        List<String> got = new ArrayList<>();
-        for (int i = 0; i < 3; i++) got.add(q.take());
-        Sync.join(log, ts.toArray(new Thread[0]));
-        log.p("fair hand-off order %s", got);
+        log.p("fair hand-off order %s", producersServed(log, new SynchronousQueue<>(true), 3));
     }
 
     static void transfer(Log log) throws Exception {
