@@ -51,7 +51,9 @@ func TestTheJavaRunGetsLoomsParametersAndItsOwnColumn(t *testing.T) {
 			return demo.Outcome{Loom: "loom did it", Same: true, Verdict: "fine", Figures: map[string]float64{"elapsed_ms": 100, "tasks": 42}}
 		},
 		Twin: &demo.JavaTwin{Program: "Prog", Parallelism: 1, MaxPoolSize: 1, Metric: "elapsed_ms", What: "the run",
-			Args: func(_ *demo.Config, o demo.Outcome) []string { return []string{"tasks=" + strconv.FormatFloat(o.Figures["tasks"], 'f', -1, 64)} }},
+			Args: func(_ *demo.Config, o demo.Outcome) []string {
+				return []string{"tasks=" + strconv.FormatFloat(o.Figures["tasks"], 'f', -1, 64)}
+			}},
 	}
 	res := demo.Run(c, []demo.Experiment{exp})
 	want := []string{"Prog -Djdk.virtualThreadScheduler.parallelism=1 -Djdk.virtualThreadScheduler.maxPoolSize=1 | tasks=42"}
