@@ -1,6 +1,7 @@
 package jdk
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -82,7 +83,10 @@ func (j *JDK) Compile(ctx context.Context, fsys fs.FS) (*Classes, error) {
 		}
 		if len(bad) == 0 || len(bad) == len(left) {
 			c.Remove()
-			return nil, fmt.Errorf("jdk: javac compiled nothing:\n%s", out)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("jdk: javac did not finish: %w", ctx.Err())
+			}
+			return nil, fmt.Errorf("jdk: javac compiled nothing: %v", err)
 		}
 		left = slices.DeleteFunc(left, func(p string) bool { return slices.Contains(bad, p) })
 		os.RemoveAll(c.Dir)
@@ -107,7 +111,7 @@ func (j *JDK) javac(ctx context.Context, dir string, srcs ...string) (string, er
 		"-Xlint:-preview", "-nowarn", "-encoding", "UTF-8", "-d", dir}, srcs...)
 	out, err := exec.CommandContext(ctx, j.Javac(), args...).CombinedOutput()
 	if err != nil {
-		return strings.TrimSpace(string(out)), fmt.Errorf("javac: %v: %s", err, out)
+		return strings.TrimSpace(string(out)), fmt.Errorf("javac: %v: %s", err, bytes.TrimSpace(out))
 	}
 	return string(out), nil
 }

@@ -34,7 +34,9 @@ type javaRun struct {
 // startJava compiles java/*.java once and starts one JVM that runs every scenario.
 func startJava(t *testing.T, j *jdk.JDK) *javaRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// generous: javac and the JVM take seconds, but a machine shared with other test runs can
+	// stretch that tenfold, and a timeout here is a false alarm, not a finding
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	classes, err := j.Compile(ctx, os.DirFS("java"))
 	if err != nil {
 		cancel()
