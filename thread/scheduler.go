@@ -196,6 +196,7 @@ type SchedulerStats struct {
 	Live          int64 // virtual threads started and not yet terminated
 	PinnedEvents  int64 // pinned parks reported (at least PinnedThreshold long)
 	Compensations int   // temporary carriers in force
+	Submitted     int64 // virtual threads ever queued on the carriers: starts plus resumptions of unmounted threads
 }
 
 // Stats returns a snapshot of the scheduler's counters.
@@ -212,6 +213,7 @@ func (s *Scheduler) Stats() SchedulerStats {
 		Live:          s.live.Load(),
 		PinnedEvents:  s.pinnedEvents.Load(),
 		Compensations: ps.Compensations,
+		Submitted:     ps.Submitted,
 	}
 }
 

@@ -31,13 +31,13 @@ func threadCases() []Case {
 		}},
 		{Group: "start+join one thread", Name: "virtual thread", Java: "virtual-start-join", F: func(b *testing.B) {
 			for b.Loop() {
-				thread.StartVirtualThread(func() {}).Join()
+				join(b, thread.StartVirtualThread(func() {}))
 			}
 		}},
 		{Group: "start+join one thread", Name: "platform thread (OS thread)", Java: "platform-start-join", F: func(b *testing.B) {
 			pb := thread.OfPlatform().Daemon(true)
 			for b.Loop() {
-				pb.Start(func() {}).Join()
+				join(b, pb.Start(func() {}))
 			}
 		}},
 
@@ -60,9 +60,7 @@ func threadCases() []Case {
 				for i := range ths {
 					ths[i] = vb.Start(func() { n.Add(1) })
 				}
-				for _, t := range ths {
-					t.Join()
-				}
+				join(b, ths...)
 			}
 		}},
 
@@ -120,6 +118,5 @@ func parkPingPong(b *testing.B, vb *thread.VirtualBuilder) {
 	b.ResetTimer()
 	pa.Start()
 	pb.Start()
-	pa.Join()
-	pb.Join()
+	join(b, pa, pb)
 }

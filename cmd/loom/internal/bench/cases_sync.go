@@ -51,7 +51,7 @@ func lockCases() []Case {
 			n := 0
 			contend(b, workers, func(f func()) func() {
 				t := thread.StartVirtualThread(f)
-				return func() { t.Join() }
+				return func() { join(b, t) }
 			}, func() { l.Lock(); n++; l.Unlock() })
 		}},
 	}
@@ -116,8 +116,7 @@ func transfer(b *testing.B, put func(int) error, take func() (int, error)) {
 			put(i)
 		}
 	})
-	p.Join()
-	c.Join()
+	join(b, p, c)
 }
 
 func executorCases() []Case {
@@ -134,7 +133,9 @@ func executorCases() []Case {
 			defer es.Close()
 			for i := 0; b.Loop(); i++ {
 				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				f.Get()
+				if _, err := f.Get(); err != nil {
+					b.Error(err)
+				}
 			}
 		}},
 		{Group: "submit a task and wait for its result", Name: "fixed pool of 2 platform threads, Submit+Get", Java: "fixed-pool-2-submit-get", F: func(b *testing.B) {
@@ -142,7 +143,9 @@ func executorCases() []Case {
 			defer es.Close()
 			for i := 0; b.Loop(); i++ {
 				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				f.Get()
+				if _, err := f.Get(); err != nil {
+					b.Error(err)
+				}
 			}
 		}},
 	}
