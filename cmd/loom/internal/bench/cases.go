@@ -30,12 +30,12 @@ func threadCases() []Case {
 				wg.Wait()
 			}
 		}},
-		{Group: "start+join one thread", Name: "virtual thread", F: func(b *testing.B) {
+		{Group: "start+join one thread", Name: "virtual thread", Java: "virtual-start-join", F: func(b *testing.B) {
 			for b.Loop() {
 				join(b, thread.StartVirtualThread(func() {}))
 			}
 		}},
-		{Group: "start+join one thread", Name: "platform thread (OS thread)", F: func(b *testing.B) {
+		{Group: "start+join one thread", Name: "platform thread (OS thread)", Java: "platform-start-join", F: func(b *testing.B) {
 			pb := thread.OfPlatform().Daemon(true)
 			for b.Loop() {
 				join(b, pb.Start(func() {}))
@@ -53,7 +53,7 @@ func threadCases() []Case {
 				wg.Wait()
 			}
 		}},
-		{Group: "burst of 1,000 short tasks", Name: "virtual thread per task", Note: "per burst", F: func(b *testing.B) {
+		{Group: "burst of 1,000 short tasks", Name: "virtual thread per task", Java: "virtual-burst-1000", Note: "per burst", F: func(b *testing.B) {
 			var n atomic.Int64
 			ths := make([]*thread.Thread, burst)
 			vb := thread.OfVirtual()
@@ -81,10 +81,10 @@ func threadCases() []Case {
 			close(ping)
 			<-done
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Java: "park-ping-pong", Note: "per round trip", F: func(b *testing.B) {
 			parkPingPong(b, thread.OfVirtual())
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Java: "park-ping-pong", JavaOptions: []string{"-Djdk.virtualThreadScheduler.parallelism=1"}, Note: "per round trip", F: func(b *testing.B) {
 			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
 			defer s.Close()
 			parkPingPong(b, thread.OfVirtual().Scheduler(s))

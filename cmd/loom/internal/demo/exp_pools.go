@@ -46,6 +46,9 @@ func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep,
 	left := c.remaining()
 	// the fixed pool's rounds, three virtual runs, and slack for a loaded machine
 	need := time.Duration((tasks+pool-1)/pool+3)*sleep + 10*time.Second
+	if c.Java != nil {
+		need += time.Duration((tasks+pool-1)/pool+3) * sleep // the JDK's run of the same
+	}
 	capped := false
 	if short > 0 && sleep > short && !c.Long && need > left {
 		sleep, capped = short, true
