@@ -51,7 +51,8 @@ func threadPerConnection(c *Config) Outcome {
 			ms(virtual), ms(goroutines), r, commas(int64(peak))),
 		Same:    r <= 2,
 		Verdict: fmt.Sprintf("virtual/goroutines = %.2f× (rule ≤ 2×; with plain conns holding the 2 carriers it was ~100×)", r),
-		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r, "peak_blocked": float64(peak)},
+		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r, "peak_blocked": float64(peak),
+			"clients": float64(clients), "lines": float64(lines), "gap_ms": msf(gap)},
 	}
 	if clients != 300 {
 		o.Scaling = fmt.Sprintf("ran %s clients (full: 300)", commas(int64(clients)))
@@ -117,7 +118,8 @@ func httpCalls(c *Config) Outcome {
 			ms(virtual), ms(goroutines), r, commas(vok), commas(gok), commas(int64(calls))),
 		Same:    r <= 2 && vok == int64(calls) && gok == int64(calls),
 		Verdict: fmt.Sprintf("every call answered; virtual/goroutines = %.2f× (rule ≤ 2×)", r),
-		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r},
+		Figures: map[string]float64{"virtual_ms": msf(virtual), "goroutines_ms": msf(goroutines), "ratio": r,
+			"calls": float64(calls), "conns": float64(conns)},
 	}
 	if calls != 10_000 {
 		o.Scaling = fmt.Sprintf("ran %s calls over %s connections (full: 10,000 over 2,000)", commas(int64(calls)), commas(int64(conns)))

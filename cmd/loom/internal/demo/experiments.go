@@ -172,16 +172,22 @@ func All() []Experiment {
 		{
 			Name:  "server-per-connection",
 			Title: "thread-per-connection server on 2 carriers: 300 keep-alive clients × 5 lines 100 ms apart, virtual threads (vio) vs goroutines",
-			Java:  "JDK 25 (2 carriers, this machine): 550–665 ms; goroutines 540 ms",
+			Java:  "no article; issue 12 measured on this machine: JDK 25 600 ms, goroutines 540 ms",
 			Rule:  "virtual threads take at most 2× the goroutines' time (plain conns: ~100×)",
 			Run:   threadPerConnection,
+			Twin: &JavaTwin{Program: "ServerPerConnection", Parallelism: 2, Metric: "virtual_ms", JavaMetric: "elapsed_ms", What: "the virtual threads",
+				Args: func(c *Config, o Outcome) []string {
+					return []string{arg(o, "clients"), arg(o, "lines"), arg(o, "gap_ms")}
+				}},
 		},
 		{
 			Name:  "http-calls-10k",
 			Title: "10,000 HTTP calls at once (≤ 2,000 connections) to a server answering after 100 ms, virtual threads (vio.Transport) vs goroutines",
-			Java:  "JDK 25 HttpClient on virtual threads, same server (this machine): 2,500–4,100 ms",
+			Java:  "no article; JDK 25's HttpClient on virtual threads, this machine, loaded: 2,500–5,700 ms",
 			Rule:  "every call answered; virtual threads take at most 2× the goroutines' time",
 			Run:   httpCalls,
+			Twin: &JavaTwin{Program: "HttpCalls", Parallelism: 2, Metric: "virtual_ms", JavaMetric: "elapsed_ms", What: "the virtual threads",
+				Args: func(c *Config, o Outcome) []string { return []string{arg(o, "calls"), arg(o, "conns")} }},
 		},
 		{
 			Name:  "queue-sum",
