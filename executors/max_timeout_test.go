@@ -13,7 +13,8 @@ import (
 // issue 15, defect 1: a timeout of math.MaxInt64 means "forever" (Java's Long.MAX_VALUE idiom).
 // Every timed wait of the package, given one, waits until what it waits for happens, and then
 // returns it: the deadline arithmetic neither overflows into the past (returning at once, or
-// spinning) nor misreports a time-out.
+// spinning) nor misreports a time-out. The waiting thread runs alone on a scheduler of its own,
+// so the scheduler's count of resumptions shows a spin: it must not move while it waits.
 func TestTimeoutsOfMaxInt64MeanForever(t *testing.T) {
 	const forever = time.Duration(math.MaxInt64)
 	type waitCase struct {
@@ -42,7 +43,7 @@ func TestTimeoutsOfMaxInt64MeanForever(t *testing.T) {
 			}, gate.CountDown
 		}},
 		{"InvokeAllTimeout", func() (func() error, func()) {
-			e := executors.NewVirtualThreadPerTaskExecutor()
+			e := onDefaultScheduler()
 			gate := locks.NewCountDownLatch(1)
 			return func() error {
 				defer e.Close()
@@ -54,7 +55,7 @@ func TestTimeoutsOfMaxInt64MeanForever(t *testing.T) {
 			}, gate.CountDown
 		}},
 		{"InvokeAnyTimeout", func() (func() error, func()) {
-			e := executors.NewVirtualThreadPerTaskExecutor()
+			e := onDefaultScheduler()
 			gate := locks.NewCountDownLatch(1)
 			return func() error {
 				defer e.Close()
@@ -91,11 +92,24 @@ func TestTimeoutsOfMaxInt64MeanForever(t *testing.T) {
 			wait, release := c.prepare()
 			var err error
 			returned := make(chan struct{})
-			th := thread.OfVirtual().Start(func() { defer close(returned); err = wait() })
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+			defer s.Close()
+			th := thread.OfVirtual().Scheduler(s).Start(func() { defer close(returned); err = wait() })
+			for th.State() != thread.TimedWaiting {
+				select {
+				case <-returned:
+					t.Fatalf("returned before the wait was over (%v)", err)
+				case <-time.After(time.Millisecond):
+				}
+			}
+			before := s.Stats().Submitted
 			select {
 			case <-returned:
 				t.Fatalf("returned before the wait was over (%v)", err)
-			case <-time.After(50 * time.Millisecond):
+			case <-time.After(100 * time.Millisecond):
+			}
+			if n := s.Stats().Submitted - before; n != 0 {
+				t.Errorf("resumed %d times in 100 ms while it should wait (a spin)", n)
 			}
 			release()
 			if ok, _ := th.JoinTimeout(10 * time.Second); !ok {
@@ -106,4 +120,10 @@ func TestTimeoutsOfMaxInt64MeanForever(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onDefaultScheduler is a virtual-thread-per-task executor whose threads run on the default
+// scheduler even when a thread of another scheduler submits to it.
+func onDefaultScheduler() *executors.ThreadPerTaskExecutor {
+	return executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(thread.DefaultScheduler()).Factory())
 }

@@ -735,15 +735,22 @@ func TestScheduledExecutorSubclassTest_embeddedPoolSubmit(t *testing.T) {
 // keep-alive is math.MaxInt64 waits for work instead of timing out at once, and PollTimeout on
 // the pool's queue with math.MaxInt64 waits (until interrupted).
 func TestScheduledPoolTimeoutsOfMaxInt64MeanForever(t *testing.T) {
-	p := executors.NewScheduledThreadPoolWithFactory(1, thread.OfVirtual().Factory())
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	p := executors.NewScheduledThreadPoolWithFactory(1, thread.OfVirtual().Scheduler(s).Factory())
 	defer cleaner(t, p)
 	p.SetKeepAliveTime(math.MaxInt64)
 	p.AllowCoreThreadTimeOut(true)
 	f, _ := p.Schedule(func() {}, 0)
 	f.Get()
+	eventually(t, "the worker waiting for work", func() bool { return p.ActiveCount() == 0 && s.Stats().Mounted == 0 })
+	before := s.Stats().Submitted
 	time.Sleep(100 * time.Millisecond)
 	if n := p.PoolSize(); n != 1 {
 		t.Errorf("PoolSize = %d after an idle moment, want 1 (keep-alive math.MaxInt64)", n)
+	}
+	if n := s.Stats().Submitted - before; n != 0 {
+		t.Errorf("the idle worker was resumed %d times in 100 ms (a spin)", n)
 	}
 
 	var err error

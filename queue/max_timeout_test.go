@@ -15,18 +15,32 @@ import (
 
 const forever = time.Duration(math.MaxInt64)
 
-// waitsForever runs wait on a virtual thread, checks that it has not returned after a moment,
+// waitsForever runs wait on a virtual thread alone on a scheduler of its own, checks that it
+// has not returned after a moment and was not resumed meanwhile (a spin shows as resumptions),
 // runs release and checks that wait then returns true and no error.
 func waitsForever(t *testing.T, what string, wait func() (bool, error), release func()) {
 	t.Helper()
 	var ok bool
 	var err error
 	returned := make(chan struct{})
-	th := thread.OfVirtual().Start(func() { defer close(returned); ok, err = wait() })
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	th := thread.OfVirtual().Scheduler(s).Start(func() { defer close(returned); ok, err = wait() })
+	for th.State() != thread.TimedWaiting {
+		select {
+		case <-returned:
+			t.Fatalf("%s returned %v, %v before its partner came", what, ok, err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	before := s.Stats().Submitted
 	select {
 	case <-returned:
 		t.Fatalf("%s returned %v, %v before its partner came", what, ok, err)
-	case <-time.After(50 * time.Millisecond):
+	case <-time.After(100 * time.Millisecond):
+	}
+	if n := s.Stats().Submitted - before; n != 0 {
+		t.Errorf("%s resumed %d times in 100 ms while it should wait (a spin)", what, n)
 	}
 	release()
 	join(t, th)
