@@ -254,9 +254,7 @@ func (s *Scheduler) start(t *Thread) error {
 	s.startWatchdog()
 	t.state.Store(int32(Runnable))
 	if err := s.pool.Submit(t.runnable()); err != nil {
-		t.started.Store(true)
-		s.live.Add(-1)
-		t.terminate()
+		t.terminate() // counts the thread out of live, as for every thread that ends
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}
 	return nil
