@@ -138,8 +138,9 @@ func (m *Monitor) wait(d time.Duration) error {
 }
 
 // Notify wakes one thread waiting on the monitor (the longest-waiting), if any; it returns from
-// Wait after re-entering the monitor, once the caller has released it. A Notify with no waiter
-// is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
+// Wait after re-entering the monitor, once the caller has released it. From the notification on
+// it waits to re-enter: it is BLOCKED, with the monitor as its Blocker, while the caller still
+// holds the monitor. A Notify with no waiter is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
 // monitor. It ports Object.notify().
 func (m *Monitor) Notify() {
 	if !m.s.heldBy(waitq.Current()) {
@@ -148,7 +149,8 @@ func (m *Monitor) Notify() {
 	m.s.q.Signal(&m.c, true)
 }
 
-// NotifyAll wakes every thread waiting on the monitor. It panics with ErrIllegalMonitorState
+// NotifyAll wakes every thread waiting on the monitor; each is BLOCKED until it re-enters in
+// turn, as after Notify. It panics with ErrIllegalMonitorState
 // if the current thread does not hold the monitor. It ports Object.notifyAll().
 func (m *Monitor) NotifyAll() {
 	if !m.s.heldBy(waitq.Current()) {

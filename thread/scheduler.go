@@ -382,6 +382,7 @@ func rtInit() {
 			t.unparkMonitor()
 		}
 	}
+	rt.Notified = func(x any, blocker any) bool { return x.(*Thread).notified(blocker) }
 	rt.MonitorEntered = func() { Current().monitors++ }
 	rt.MonitorExited = func() { Current().monitors-- }
 	rt.CurrentID = func() int64 { return Current().id }

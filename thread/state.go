@@ -54,3 +54,34 @@ func itoa(n int64) string {
 	}
 	return string(b[i:])
 }
+
+// notified moves t, parked in a monitor wait (Object.wait) that has just been notified, from
+// WAITING or TIMED_WAITING to BLOCKED with the monitor as its blocker: as in Java, a notified
+// thread waits to re-enter the monitor from the moment of the notification, while the notifier
+// still holds it, and it is not woken until the monitor is released. It reports false, changing
+// nothing, if t is not (or no longer) parked in the wait; the notifier then wakes t, and t shows
+// BLOCKED once it parks to re-enter.
+//
+// Why this cannot leave a stale state: t stores WAITING or TIMED_WAITING only on its way into a
+// park, and every park ends with t itself storing RUNNABLE (afterPark), so a CAS that finds the
+// waiting state is always followed by t's own RUNNABLE store. The blocker is changed before the
+// state and put back if the state CAS fails; afterPark clears it after its RUNNABLE store.
+// Between joining the wait set and re-entering, the waiter parks only in the wait itself or,
+// BLOCKED, to re-enter, so the waiting state found is the wait's.
+func (t *Thread) notified(blocker any) bool {
+	b := &blockerBox{blocker}
+	for {
+		st := t.state.Load()
+		if st != int32(Waiting) && st != int32(TimedWaiting) {
+			return false
+		}
+		old := t.blocker.Load()
+		if !t.blocker.CompareAndSwap(old, b) {
+			continue
+		}
+		if t.state.CompareAndSwap(st, int32(Blocked)) {
+			return true
+		}
+		t.blocker.CompareAndSwap(b, old)
+	}
+}

@@ -71,6 +71,10 @@ var (
 	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes ParkWaiting and
 	// ParkMonitorWait parks but not ParkBlocked ones (monitor entry is not interruptible).
 	Unpark func(t any, reason int)
+	// Notified moves t (a *thread.Thread) parked in a monitor wait that has just been
+	// notified to BLOCKED, with blocker (the monitor) as its blocker, leaving it parked; it
+	// reports false if t is not parked in the wait (the caller then unparks it).
+	Notified func(t any, blocker any) bool
 	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()

@@ -22,7 +22,7 @@ import (
 // An uninterruptible Await keeps waiting through interrupts and returns with the status set.
 // It does not check the interrupt status on entry (callers do, in Java's order).
 func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool, err error) {
-	n := &Node{t: Current(), reason: w.Reason}
+	n := &Node{t: Current(), reason: w.Reason, reblocker: reacquire.Blocker}
 	q.mu.Lock()
 	c.add(n)
 	q.mu.Unlock()
@@ -86,9 +86,9 @@ func (q *Queue) leaveCond(c *Cond, n *Node) {
 // caller must hold the lock exclusively.
 //
 // With wake false the signalled thread stays parked (WAITING) until a release wakes it as the
-// first node, as Java's ConditionObject does. With wake true it is unparked at once and parks
-// again as a re-acquirer, so it shows the re-acquire Wait's state (BLOCKED for a monitor) while
-// the signaller still holds the lock, as a notified Object.wait does.
+// first node, as Java's ConditionObject does. With wake true (a monitor's Notify) it also stays
+// parked, but BLOCKED on the lock from this moment, as a notified Object.wait is while the
+// notifier still holds the monitor (see notify).
 func (q *Queue) Signal(c *Cond, wake bool) bool {
 	// No waiter, no mutex: waiters join c while holding the lock the signaller holds now, so
 	// the lock orders their join before this load. (Most signals, e.g. a queue's notEmpty on
@@ -105,7 +105,7 @@ func (q *Queue) Signal(c *Cond, wake bool) bool {
 			q.enqueue(n)
 			q.mu.Unlock()
 			if wake {
-				n.unpark()
+				n.notify()
 			}
 			return true
 		}
@@ -139,9 +139,20 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 	}
 	q.mu.Unlock()
 	for _, n := range woken {
-		n.unpark()
+		n.notify()
 	}
 	return k
+}
+
+// notify tells the thread of n, just moved from a condition to the sync queue by a monitor's
+// Notify, that it now waits to re-enter: if it is parked in its wait, it turns BLOCKED in place
+// and stays parked until a release wakes it as the first node (no wake-up, run and re-park while
+// the notifier still holds the monitor); otherwise it is unparked, finds itself signalled, and
+// parks BLOCKED to re-enter on its own.
+func (n *Node) notify() {
+	if !rt.Notified(n.t, n.reblocker) {
+		n.unpark()
+	}
 }
 
 // HasWaiters reports whether any thread waits on c.
