@@ -59,8 +59,12 @@ type SchedulerOptions struct {
 	MaxPoolSize int
 	// Pinning chooses Java 21-23 (PinSynchronized) or Java 24+ (PinNone) monitor behaviour.
 	Pinning PinningMode
-	// OnPinned, if set, is called (on the pinned thread, after it unparks) for every pinned park
-	// that lasted at least PinnedThreshold, like the JFR event jdk.VirtualThreadPinned.
+	// OnPinned, if set, is called for every pinned park that lasted at least PinnedThreshold,
+	// like the JFR event jdk.VirtualThreadPinned: when the pinned thread unparks, which waits
+	// (keeping its carrier) until OnPinned returns, and by the watchdog. It runs on a goroutine
+	// of its own, not on the pinned thread (the event names it), so that nothing it does can
+	// unwind through the wait the thread is in: a panic in OnPinned is printed to stderr and
+	// otherwise ignored, and runtime.Goexit ends only that goroutine.
 	OnPinned func(PinnedEvent)
 	// PinnedThreshold is the shortest pinned park reported; 0 means 20 ms (JFR's default).
 	PinnedThreshold time.Duration
@@ -68,7 +72,8 @@ type SchedulerOptions struct {
 	// -Djdk.tracePinnedThreads: "short" (the thread and the reason) or "full" (also the stack).
 	// Each stack is printed once.
 	TracePinned string
-	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK).
+	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK). Its Write
+	// is called as OnPinned is.
 	TraceOutput io.Writer
 	// ProfilerLabels sets pprof labels (loom.thread, loom.name) on the goroutine of every virtual
 	// thread that parks, so Go's goroutine profiles name the threads. It costs about a microsecond
@@ -291,10 +296,11 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 	}
 	stack := debug.Stack()
 	if s.opts.OnPinned != nil {
-		s.opts.OnPinned(PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack})
+		ev := PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack}
+		callUser("SchedulerOptions.OnPinned", func() { s.opts.OnPinned(ev) })
 	}
 	if s.opts.TracePinned != "" {
-		s.trace(t, reason, stack)
+		callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, reason, stack) })
 	}
 }
 

@@ -103,8 +103,9 @@ func (s *Scheduler) watch(st *watchState) {
 		st.reported[m.Slot] = m.Seq
 		s.pinnedEvents.Add(1)
 		if s.opts.OnPinned != nil {
-			s.opts.OnPinned(PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
-				Reason: "NATIVE_BLOCKING", BlockingOperation: reason})
+			ev := PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
+				Reason: "NATIVE_BLOCKING", BlockingOperation: reason}
+			callUser("SchedulerOptions.OnPinned", func() { s.opts.OnPinned(ev) })
 		}
 		if s.opts.WatchdogCompensate {
 			if _, ok := st.compensated[m.Slot]; !ok && s.pool.Compensate() {

@@ -34,6 +34,19 @@ func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool,
 	}
 	throwIE, reinterrupt := false, false
 	signalled = true
+	waiting := true
+	defer func() {
+		if waiting {
+			// Unwinding from the wait (a panic or runtime.Goexit that reached a park): leave
+			// the condition and take the holds back before the unwinding goes on, so the
+			// caller's deferred Unlock finds the lock held and no signal goes to a thread
+			// that is not waiting.
+			if n.cstatus.CompareAndSwap(condWaiting, condCancelled) {
+				q.leaveCond(c, n)
+			}
+			q.acquireQueued(n, s, saved, Untimed(reacquire.Reason, reacquire.Blocker), time.Time{})
+		}
+	}()
 	for n.cstatus.Load() == condWaiting {
 		if n.t.IsInterrupted() {
 			if w.Interruptible {
@@ -62,6 +75,7 @@ func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool,
 		rt.Park(timeout, w.Reason, w.Blocker)
 	}
 	// n is now in the sync queue: moved there by Signal, or by leaveCond.
+	waiting = false
 	q.acquireQueued(n, s, saved, Untimed(reacquire.Reason, reacquire.Blocker), time.Time{})
 	if reinterrupt {
 		n.t.Interrupt()
