@@ -192,6 +192,9 @@ type monitorWaitSet Monitor
 // String returns "Monitor@<addr> (wait set)".
 func (w *monitorWaitSet) String() string { return fmt.Sprintf("Monitor@%p (wait set)", w) }
 
+// Monitor implements rt.WaitSet: a notified waiter, BLOCKED, shows the monitor as its blocker.
+func (w *monitorWaitSet) Monitor() any { return (*Monitor)(w) }
+
 // The monitors of arbitrary objects, keyed by a weak pointer to the object so that the table
 // does not keep it alive; a cleanup attached to the object drops its entry once it is
 // collected. (A map keyed by the plain pointer would pin every object ever synchronized on, and

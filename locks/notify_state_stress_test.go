@@ -74,11 +74,14 @@ func TestStressNotifiedStateRacingTimeoutsAndInterrupts(t *testing.T) {
 							} else {
 								m.NotifyAll()
 							}
+							// The wait set first: a waiter can leave it meanwhile (timed out,
+							// interrupted), but not join it while the monitor is held here.
+							inWaitSet := m.WaitingThreads()
 							for _, w := range waiters {
 								if st := w.State(); st == thread.Waiting || st == thread.TimedWaiting {
 									// it may be waiting only if it is still in the wait set
 									// (Notify woke another one)
-									if !contains(m.WaitingThreads(), w) {
+									if !contains(inWaitSet, w) {
 										t.Errorf("%v is %v after a notification, outside the wait set", w, st)
 									}
 								}

@@ -165,3 +165,42 @@ func TestMonitorNotifiedWaiterIsBlockedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A notified waiter stays BLOCKED until it has re-entered, even if its timeout elapses or it is
+// interrupted while the notifier still holds the monitor (it still has to re-enter); the wait
+// then returns normally, and an interrupt that came after the notification stays set.
+func TestMonitorNotifiedWaiterStaysBlockedThroughTimeoutAndInterrupt(t *testing.T) {
+	for _, k := range kinds {
+		for _, what := range []string{"timeout", "interrupt"} {
+			t.Run(k.name+"/"+what, func(t *testing.T) {
+				var m locks.Monitor
+				var waitErr error
+				var interruptedAfter bool
+				th := k.start(func() {
+					m.Synchronized(func() {
+						waitErr = m.WaitTimeout(30 * time.Millisecond)
+						interruptedAfter = thread.Interrupted()
+					})
+				})
+				testutil.WaitState(t, th, thread.TimedWaiting)
+				m.Synchronized(func() {
+					m.Notify()
+					if what == "interrupt" {
+						th.Interrupt()
+					}
+					time.Sleep(60 * time.Millisecond) // past the waiter's timeout
+					if st := th.State(); st != thread.Blocked {
+						t.Errorf("notified waiter after its %s: %v, want BLOCKED", what, st)
+					}
+					if th.Blocker() != &m {
+						t.Errorf("Blocker %v, want the monitor", th.Blocker())
+					}
+				})
+				testutil.Join(t, th)
+				if waitErr != nil || interruptedAfter != (what == "interrupt") {
+					t.Errorf("Wait = %v, interrupted after: %v", waitErr, interruptedAfter)
+				}
+			})
+		}
+	}
+}

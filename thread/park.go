@@ -73,7 +73,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if blocker != nil {
 		t.blocker.Store(&blockerBox{blocker})
 	}
-	t.state.Store(int32(st))
+	t.enterParkState(st, reason)
 	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
 	// untimed one; a platform thread's waits on its own timer's channel (see awaitTimer).
 	var deadline int64
@@ -109,7 +109,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 				t.timer.Stop()
 			}
 			permit.Store(false)
-			t.afterPark(blocker)
+			t.afterPark(blocker, reason)
 			return
 		}
 		// a waker won: it will hand us our way back; wait for it as usual
@@ -154,14 +154,18 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	}
 	t.park.Store(seq << seqShift)
 	permit.Store(false)
-	t.afterPark(blocker)
+	t.afterPark(blocker, reason)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
 	}
 }
 
-func (t *Thread) afterPark(blocker any) {
-	t.state.Store(int32(Runnable))
+func (t *Thread) afterPark(blocker any, reason int) {
+	if reason == rt.ParkMonitorWait {
+		t.runnableUnlessNotified() // see state.go
+	} else {
+		t.state.Store(int32(Runnable))
+	}
 	if blocker != nil {
 		t.blocker.Store(nil)
 	}
@@ -182,8 +186,9 @@ func (t *Thread) pinnedBy(reason int) string {
 }
 
 // resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
-// hands t its way back. It reports whether it won.
-func (t *Thread) resumeIf(parked uint64) bool {
+// hands t its way back. It reports whether it won. release says the waker is the release of a
+// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt.
+func (t *Thread) resumeIf(parked uint64, release bool) bool {
 	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
 		return false
 	}
@@ -192,7 +197,13 @@ func (t *Thread) resumeIf(parked uint64) bool {
 		// only once it runs. The thread cannot run before the hand-off below, so it cannot
 		// have parked again yet and this store cannot overwrite a later park's state. (A
 		// platform thread on its own timer may already be running, so it sets its own state.)
-		t.state.Store(int32(Runnable))
+		// A notified monitor waiter woken by its timer or an interrupt stays BLOCKED: it still
+		// has to re-enter (state.go).
+		if isMonitorWait(parked) && !release {
+			t.runnableUnlessNotified()
+		} else {
+			t.state.Store(int32(Runnable))
+		}
 	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
@@ -270,7 +281,7 @@ func nanotime() int64 { return rt.Nanotime() }
 func (t *Thread) unpark() {
 	t.permit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, false)
 	}
 }
 
@@ -278,7 +289,7 @@ func (t *Thread) unpark() {
 func (t *Thread) unparkMonitor() {
 	t.mpermit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, true)
 	}
 }
 
@@ -286,7 +297,7 @@ func (t *Thread) unparkMonitor() {
 func (t *Thread) interruptWake() {
 	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, false)
 	}
 }
 

@@ -388,7 +388,8 @@ func rtInit() {
 			t.unparkMonitor()
 		}
 	}
-	rt.Notified = func(x any, blocker any) bool { return x.(*Thread).notified(blocker) }
+	rt.Notified = func(x any) bool { return x.(*Thread).notified() }
+	rt.WaitEnded = func() { Current().waitEnded() }
 	rt.MonitorEntered = func() { Current().monitors++ }
 	rt.MonitorExited = func() { Current().monitors-- }
 	rt.CurrentID = func() int64 { return Current().id }

@@ -169,11 +169,18 @@ func (t *Thread) Interrupt() {
 
 // Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports
 // LockSupport.getBlocker.
+//
+// A thread notified in a monitor wait waits to re-enter the monitor: while it is BLOCKED its
+// Blocker is the monitor, not the monitor's wait set.
 func (t *Thread) Blocker() any {
-	if b := t.blocker.Load(); b != nil {
-		return b.v
+	b := t.blocker.Load()
+	if b == nil {
+		return nil
 	}
-	return nil
+	if ws, ok := b.v.(rt.WaitSet); ok && t.State() == Blocked {
+		return ws.Monitor()
+	}
+	return b.v
 }
 
 type blockerBox struct{ v any }

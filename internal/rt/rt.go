@@ -45,6 +45,12 @@ const (
 	ParkMonitorWait        // Object.wait: pins and compensates under PinSynchronized
 )
 
+// WaitSet is implemented by the blocker of a thread in a monitor wait (the monitor's wait set):
+// once the thread has been notified it waits for the monitor itself, which Monitor returns, and
+// thread.Thread.Blocker reports that instead (deadlock detection then follows the monitor's
+// owner).
+type WaitSet interface{ Monitor() any }
+
 // Filled in by package structured, if the program uses it.
 var (
 	// ScopedRunExit is called by package scoped when the operation of a Carrier.Run returns
@@ -71,10 +77,13 @@ var (
 	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes ParkWaiting and
 	// ParkMonitorWait parks but not ParkBlocked ones (monitor entry is not interruptible).
 	Unpark func(t any, reason int)
-	// Notified moves t (a *thread.Thread) parked in a monitor wait that has just been
-	// notified to BLOCKED, with blocker (the monitor) as its blocker, leaving it parked; it
-	// reports false if t is not parked in the wait (the caller then unparks it).
-	Notified func(t any, blocker any) bool
+	// Notified makes t (a *thread.Thread), whose monitor wait has just been notified, BLOCKED
+	// until it has re-entered (WaitEnded), leaving it parked if it is; it reports false if it
+	// could not (the caller then unparks t).
+	Notified func(t any) bool
+	// WaitEnded is called by the current thread once it has re-entered the monitor after a
+	// wait: a notified thread is RUNNABLE again.
+	WaitEnded func()
 	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()

@@ -22,7 +22,7 @@ import (
 // An uninterruptible Await keeps waiting through interrupts and returns with the status set.
 // It does not check the interrupt status on entry (callers do, in Java's order).
 func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool, err error) {
-	n := &Node{t: Current(), reason: w.Reason, reblocker: reacquire.Blocker}
+	n := &Node{t: Current(), reason: w.Reason}
 	q.mu.Lock()
 	c.add(n)
 	q.mu.Unlock()
@@ -45,6 +45,9 @@ func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool,
 				q.leaveCond(c, n)
 			}
 			q.acquireQueued(n, s, saved, Untimed(reacquire.Reason, reacquire.Blocker), time.Time{})
+		}
+		if w.Reason == rt.ParkMonitorWait {
+			rt.WaitEnded() // a notified waiter was BLOCKED until now (see thread's state.go)
 		}
 	}()
 	for n.cstatus.Load() == condWaiting {
@@ -159,12 +162,12 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 }
 
 // notify tells the thread of n, just moved from a condition to the sync queue by a monitor's
-// Notify, that it now waits to re-enter: if it is parked in its wait, it turns BLOCKED in place
-// and stays parked until a release wakes it as the first node (no wake-up, run and re-park while
-// the notifier still holds the monitor); otherwise it is unparked, finds itself signalled, and
-// parks BLOCKED to re-enter on its own.
+// Notify, that it now waits to re-enter: it turns BLOCKED at once and, if it is parked in its
+// wait, stays parked until a release wakes it as the first node (no wake-up, run and re-park
+// while the notifier still holds the monitor). If its state cannot be changed it is unparked,
+// finds itself signalled and re-enters on its own.
 func (n *Node) notify() {
-	if !rt.Notified(n.t, n.reblocker) {
+	if !rt.Notified(n.t) {
 		n.unpark()
 	}
 }

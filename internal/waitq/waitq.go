@@ -109,9 +109,6 @@ type Node struct {
 	t      *thread.Thread
 	shared bool
 	reason int // rt.Park reason of the wait that made it: picks the permit rt.Unpark sets
-	// reblocker is the blocker of a condition waiter once it is signalled (it then waits to
-	// re-acquire): the lock or monitor, where the wait's own blocker is the condition.
-	reblocker any
 
 	// sync queue links, guarded by Queue.mu
 	prev, next *Node
