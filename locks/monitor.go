@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 	"weak"
 
 	"github.com/loomgo/loom/internal/rt"
@@ -207,11 +208,20 @@ var objectMonitors struct {
 // MonitorOf returns the monitor of the object p points to, the same one for the object's
 // whole life: MonitorOf(obj).Synchronized(fn) is synchronized (obj) { fn() }. The table of
 // monitors does not keep the object alive, and forgets the monitor once the object has been
-// collected. Distinct zero-size objects may share one monitor (Go may give them one address).
-// It panics with thread.ErrNilArgument if p is nil.
+// collected. It panics with thread.ErrNilArgument if p is nil.
+//
+// T must not be zero-size: Go may give every zero-size allocation (new(struct{}), a [0]int) the
+// same address, so distinct objects would share one monitor and a Notify would wake the wrong
+// waiter. MonitorOf panics with thread.ErrIllegalArgument for a zero-size T. Java's
+// `final Object lock = new Object()` ports to `lock := new(locks.Monitor)` (a Monitor is its
+// own lock object); to synchronize on a value of your own, give its type a field.
 func MonitorOf[T any](p *T) *Monitor {
 	if p == nil {
 		panicNil("object")
+	}
+	if unsafe.Sizeof(*p) == 0 {
+		panicIAE("MonitorOf of a zero-size %T: distinct zero-size values may share one address, "+
+			"so they would share a monitor; use new(locks.Monitor) or a type with a field", *p)
 	}
 	key := any(weak.Make(p))
 	objectMonitors.mu.Lock()
