@@ -202,23 +202,31 @@ type SchedulerStats struct {
 	PinnedEvents  int64 // pinned parks reported (at least PinnedThreshold long)
 	Compensations int   // temporary carriers in force
 	Submitted     int64 // virtual threads ever queued on the carriers: starts plus resumptions of unmounted threads
+	// Goroutines is the number of goroutines the carriers have started that have not ended:
+	// dispatchers, which run new virtual threads inline, and the virtual threads that parked on
+	// one and so own it now. PeakGoroutines is the most of them alive at once. A burst of tasks
+	// that never block keeps them near Parallelism.
+	Goroutines     int64
+	PeakGoroutines int64
 }
 
 // Stats returns a snapshot of the scheduler's counters.
 func (s *Scheduler) Stats() SchedulerStats {
 	ps := s.pool.Stats()
 	return SchedulerStats{
-		Parallelism:   ps.Parallelism,
-		PoolSize:      ps.PoolSize,
-		PeakPoolSize:  ps.PeakPoolSize,
-		Mounted:       ps.Mounted,
-		Queued:        ps.Queued,
-		Parked:        s.parked.Load(),
-		PinnedParked:  s.pinnedParks.Load(),
-		Live:          s.live.Load(),
-		PinnedEvents:  s.pinnedEvents.Load(),
-		Compensations: ps.Compensations,
-		Submitted:     ps.Submitted,
+		Parallelism:    ps.Parallelism,
+		PoolSize:       ps.PoolSize,
+		PeakPoolSize:   ps.PeakPoolSize,
+		Mounted:        ps.Mounted,
+		Queued:         ps.Queued,
+		Parked:         s.parked.Load(),
+		PinnedParked:   s.pinnedParks.Load(),
+		Live:           s.live.Load(),
+		PinnedEvents:   s.pinnedEvents.Load(),
+		Compensations:  ps.Compensations,
+		Submitted:      ps.Submitted,
+		Goroutines:     ps.Goroutines,
+		PeakGoroutines: ps.PeakGoroutines,
 	}
 }
 
