@@ -401,4 +401,5 @@ func rtInit() {
 	rt.MonitorEntered = func() { Current().monitors++ }
 	rt.MonitorExited = func() { Current().monitors-- }
 	rt.CurrentID = func() int64 { return Current().id }
+	rt.Terminated = func(x any) bool { return x.(*Thread).rawState() == Terminated }
 }

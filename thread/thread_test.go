@@ -225,15 +225,18 @@ func TestCurrentInsideVirtualThreadIsTheVirtualThread(t *testing.T) {
 
 func TestCurrentOnForeignGoroutineIsStablePlatformThread(t *testing.T) {
 	done := make(chan [2]*thread.Thread)
+	release := make(chan struct{})
 	go func() {
 		a := thread.Current()
 		b := thread.Current()
 		done <- [2]*thread.Thread{a, b}
+		<-release // alive while the test looks at its Thread
 	}()
 	r := <-done
 	if r[0] != r[1] || r[0].IsVirtual() || r[0].State() != thread.Runnable {
 		t.Fatalf("foreign: %v %v", r[0], r[1])
 	}
+	close(release)
 }
 
 func TestForeignAttachmentsAreBounded(t *testing.T) {

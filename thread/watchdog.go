@@ -97,7 +97,7 @@ func (s *Scheduler) watch(st *watchState) {
 			continue
 		}
 		t := lookup(m.Gid)
-		if t == nil || !t.virtual || t.State() != Runnable {
+		if t == nil || !t.virtual || t.rawState() != Runnable {
 			continue // parked in loom while pinned: reported as a pinned park instead
 		}
 		st.reported[m.Slot] = m.Seq

@@ -88,6 +88,10 @@ var (
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()
 	MonitorExited  func()
+	// Terminated reports whether t (a *thread.Thread) has terminated, as loom knows it now:
+	// unlike t.State(), it never sweeps ended foreign goroutines first, so it may be called
+	// while holding a synchronizer's mutex.
+	Terminated func(t any) bool
 	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
 	CurrentID func() int64
 )
