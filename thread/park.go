@@ -469,10 +469,16 @@ func Native(fn func()) {
 // carrier that other virtual threads need, then re-mounts (behind the threads already queued). It
 // is the managed blocker of Java's ForkJoinPool. On a platform thread, or a pinned virtual
 // thread, Blocking just calls fn. The thread's state stays RUNNABLE.
+//
+// An unmounted fn that blocks in a syscall holds an OS thread of its own, so unmounted Blocking
+// calls count against PlatformThreadLimit together with platform threads: past the limit,
+// Blocking calls fn without unmounting (the carrier waits with it, as ForkJoinPool.managedBlock
+// blocks in place when the pool cannot grow), and starting a platform thread fails with
+// ErrThreadLimit; the process never reaches the Go runtime's fatal "thread exhaustion".
 func Blocking(fn func()) {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinDepth > 0 {
+	if !t.virtual || s == nil || t.pinDepth > 0 || !takeOSThread() {
 		fn()
 		return
 	}
@@ -480,6 +486,7 @@ func Blocking(fn func()) {
 	p := s.Pool()
 	p.Release(s)
 	defer func() {
+		releaseOSThread() // fn has returned: it holds no OS thread any more
 		s := p.TryAcquire()
 		if s == nil {
 			t.armWake()
