@@ -101,7 +101,8 @@ type Scheduler struct {
 	pinnedParks  atomic.Int64 // parked and pinned now
 	pinnedEvents atomic.Int64
 	wdRunning    atomic.Bool
-	timers       timerQueue // timed parks of its virtual threads
+	wdIdle       chan struct{} // wakes the watchdog when no thread is live (see wakeWatchdog)
+	timers       timerQueue    // timed parks of its virtual threads
 
 	mu      sync.Mutex
 	closing bool
@@ -126,7 +127,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	if opts.TraceOutput == nil {
 		opts.TraceOutput = os.Stdout
 	}
-	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize)}
+	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 }
 
 var (
@@ -277,6 +278,7 @@ func (s *Scheduler) threadEnded() {
 	if s.live.Add(-1) != 0 {
 		return
 	}
+	s.wakeWatchdog()
 	s.mu.Lock()
 	w := s.waiters
 	s.waiters = nil

@@ -44,12 +44,27 @@ func (s *Scheduler) startWatchdog() {
 	go s.watchdog()
 }
 
+// wakeWatchdog tells the watchdog that the scheduler has no live thread (it ends then, instead
+// of at its next tick, which may be far off for a long threshold).
+func (s *Scheduler) wakeWatchdog() {
+	if s.wdRunning.Load() {
+		select {
+		case s.wdIdle <- struct{}{}:
+		default:
+		}
+	}
+}
+
 func (s *Scheduler) watchdog() {
 	st := watchState{seen: map[*carrier.Slot]seenMount{}, reported: map[*carrier.Slot]uint64{}, compensated: map[*carrier.Slot]uint64{}}
-	tick := time.NewTicker(s.opts.WatchdogThreshold / 2)
+	tick := time.NewTicker(max(s.opts.WatchdogThreshold/2, 100*time.Microsecond)) // 1ns/2 would panic
 	defer tick.Stop()
-	for range tick.C {
-		s.watch(&st)
+	for {
+		select {
+		case <-tick.C:
+			s.watch(&st)
+		case <-s.wdIdle:
+		}
 		if s.live.Load() == 0 {
 			for range st.compensated {
 				s.pool.EndCompensate()
