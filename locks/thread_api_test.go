@@ -176,15 +176,20 @@ func TestMonitorNotifiedWaiterStaysBlockedThroughTimeoutAndInterrupt(t *testing.
 				var m locks.Monitor
 				var waitErr error
 				var interruptedAfter bool
+				notified := false // guarded by m
 				th := k.start(func() {
 					m.Synchronized(func() {
-						waitErr = m.WaitTimeout(30 * time.Millisecond)
+						// on a loaded machine the timeout may pass before the Notify: wait again
+						for !notified && waitErr == nil {
+							waitErr = m.WaitTimeout(30 * time.Millisecond)
+						}
 						interruptedAfter = thread.Interrupted()
 					})
 				})
 				testutil.WaitState(t, th, thread.TimedWaiting)
 				m.Synchronized(func() {
 					m.Notify()
+					notified = true
 					if what == "interrupt" {
 						th.Interrupt()
 					}

@@ -73,7 +73,7 @@ func slowGoid() int64 {
 //   - before LiveThreads, FindDeadlocked and DumpThreads answer (each time, if any foreign entry
 //     exists), so a goroutine that has ended is never listed;
 //   - when another goroutine asks a foreign Thread's State or IsAlive, or waits in its Join:
-//     rate-limited to one sweep per 50 times the last sweep's duration (at least 1 ms apart), so
+//     rate-limited to one sweep per 50 times what a sweep costs (at least 1 ms apart), so
 //     polling costs at most about 2% of a core, and such a Thread may read as alive for that
 //     long after its goroutine ended.
 //
@@ -99,7 +99,7 @@ var (
 	sweepMu      sync.Mutex
 	sweepEpoch   atomic.Uint64
 	lastSweepEnd atomic.Int64 // nanotime when the last sweep ended
-	lastSweepDur atomic.Int64 // how long it took
+	sweepNsPerG  atomic.Int64 // what the last sweep cost per goroutine, in ns
 )
 
 func init() {
@@ -146,9 +146,9 @@ func lookup(gid int64) *Thread {
 // goroutines, which stops the world for a moment and costs about a microsecond per goroutine)
 // and terminates the Threads of the goroutines that have gone. LiveThreads, FindDeadlocked and
 // DumpThreads sweep every time before they answer; State, IsAlive, Join and JoinTimeout of an
-// attached Thread, called from another goroutine, sweep at most once per 50 times the last
-// sweep's duration (so they may report a goroutine that has just ended as alive for a few
-// milliseconds, and never spend more than about 2% of a core on it). Detach ends an attachment
+// attached Thread, called from another goroutine, sweep at most once per 50 times what a sweep
+// costs (so they may report a goroutine that has just ended as alive for a few milliseconds,
+// and never spend more than about 2% of a core on it). Detach ends an attachment
 // at once and costs nothing; a goroutine that is done with loom may call it.
 func Current() *Thread {
 	gid := gidFunc()
@@ -234,6 +234,7 @@ func sweepForeign(wait bool) {
 	start := nanotime()
 	epoch := sweepEpoch.Add(1) // entries attached from now on are not in the scan below
 	live := liveGoroutines()
+	scanned := int64(len(live))
 	n := int64(0)
 	var dead []*Thread
 	for i := range registry {
@@ -258,7 +259,7 @@ func sweepForeign(wait bool) {
 		t.terminate()
 	}
 	end := nanotime()
-	lastSweepDur.Store(end - start)
+	sweepNsPerG.Store((end - start) / max(scanned, 1))
 	lastSweepEnd.Store(end)
 }
 
@@ -269,9 +270,12 @@ func sweepForeignNow() {
 	}
 }
 
-// Rate limit of the sweeps that liveness questions about one foreign Thread trigger.
+// Rate limit of the sweeps that liveness questions about one foreign Thread trigger: at most one
+// per 50 times what a sweep would cost now (2% of a core), estimated from the cost per goroutine
+// of the last sweep and the number of goroutines now -- not from the last sweep's duration, which
+// may have been taken among a million goroutines that have since ended.
 const (
-	sweepCostFactor = 50 // sweep at most once per 50 times a sweep's duration (2% of a core)
+	sweepCostFactor = 50
 	sweepMinGap     = int64(time.Millisecond)
 )
 
@@ -285,7 +289,7 @@ func (t *Thread) checkForeign() {
 	if st := t.rawState(); st == Terminated || st == New || t.gid.Load() == gidFunc() {
 		return
 	}
-	gap := max(sweepMinGap, sweepCostFactor*lastSweepDur.Load())
+	gap := max(sweepMinGap, sweepCostFactor*sweepNsPerG.Load()*int64(runtime.NumGoroutine()))
 	if nanotime()-lastSweepEnd.Load() >= gap {
 		sweepForeign(false)
 	}

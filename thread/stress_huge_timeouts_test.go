@@ -30,7 +30,9 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 				if kind == "platform" {
 					start = thread.OfPlatform().Start
 				}
-				var issued, seen atomic.Int64 // wakes issued by the waker, iterations done by the waiter
+				// issued: the waker is about to wake iteration i (i+1 stored); delivered: its wake
+				// has been delivered; seen: the waiter is done with iteration i
+				var issued, delivered, seen atomic.Int64
 				var chosen atomic.Int64       // iteration<<2 | how the waiter waits in it (0 is none yet)
 				var stop atomic.Bool
 				// short timed parks alongside, so the huge entries share the timer queue with
@@ -47,10 +49,10 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 						d := huge[r.IntN(len(huge))]
 						how := int64(r.IntN(3))
 						chosen.Store((i+1)<<2 | how)
-						// A park may return spuriously once after an interrupt: Interrupt also
-						// makes the permit available (as in Java, for virtual and platform
-						// threads alike), and the park it woke may have returned before that.
-						// A huge timeout that expired would return again and again.
+						// A park may return spuriously once per iteration: Interrupt also makes
+						// the permit available (as in Java, for virtual and platform threads
+						// alike), after the park it woke may have returned. A huge timeout that
+						// expired would return again and again.
 						for early := 0; ; early++ {
 							switch how {
 							case 0:
@@ -71,6 +73,11 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 								return
 							}
 						}
+						// the wake may have come before the waker got to it (a permit left by an
+						// earlier interrupt): let it land in this iteration, not the next
+						for delivered.Load() <= i {
+							thread.Yield()
+						}
 						thread.Interrupted()
 						seen.Store(i + 1)
 					}
@@ -88,6 +95,7 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 					} else {
 						thread.Unpark(waiter)
 					}
+					delivered.Store(i + 1)
 					for seen.Load() <= i && waiter.IsAlive() {
 						thread.Yield()
 					}
