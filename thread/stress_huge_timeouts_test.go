@@ -33,7 +33,7 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 				// issued: the waker is about to wake iteration i (i+1 stored); delivered: its wake
 				// has been delivered; seen: the waiter is done with iteration i
 				var issued, delivered, seen atomic.Int64
-				var chosen atomic.Int64       // iteration<<2 | how the waiter waits in it (0 is none yet)
+				var chosen atomic.Int64 // iteration<<2 | how the waiter waits in it (0 is none yet)
 				var stop atomic.Bool
 				// short timed parks alongside, so the huge entries share the timer queue with
 				// entries that fire
