@@ -1,6 +1,9 @@
 package thread
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // SetUserPanicOutput redirects the reports of panicking user callbacks (see callUser) to w and
 // returns a function that restores the previous writer.
@@ -8,3 +11,6 @@ func SetUserPanicOutput(w io.Writer) (restore func()) {
 	old := userPanicOutput.Swap(&w)
 	return func() { userPanicOutput.Store(old) }
 }
+
+// LastSweepDuration returns how long the last sweep of foreign goroutines took.
+func LastSweepDuration() time.Duration { return time.Duration(lastSweepDur.Load()) }

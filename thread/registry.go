@@ -99,7 +99,7 @@ var (
 	sweepMu      sync.Mutex
 	sweepEpoch   atomic.Uint64
 	lastSweepEnd atomic.Int64 // nanotime when the last sweep ended
-	sweepNsPerG  atomic.Int64 // what the last sweep cost per goroutine, in ns
+	lastSweepDur atomic.Int64 // how long it took
 )
 
 func init() {
@@ -143,12 +143,14 @@ func lookup(gid int64) *Thread {
 //
 // An attached Thread lives as long as its goroutine, but Go does not say when a goroutine ends.
 // loom finds out by sweeping: it reads the ids of the live goroutines (runtime.Stack of all
-// goroutines, which stops the world for a moment and costs about a microsecond per goroutine)
-// and terminates the Threads of the goroutines that have gone. LiveThreads, FindDeadlocked and
-// DumpThreads sweep every time before they answer; State, IsAlive, Join and JoinTimeout of an
-// attached Thread, called from another goroutine, sweep at most once per 50 times what a sweep
-// costs (so they may report a goroutine that has just ended as alive for a few milliseconds,
-// and never spend more than about 2% of a core on it). Detach ends an attachment
+// goroutines, which stops the world for a moment: about a microsecond per goroutine, and tens of
+// milliseconds in a process that has had a million goroutines at once, since Go keeps their
+// structures) and terminates the Threads of the goroutines that have gone. LiveThreads,
+// FindDeadlocked and DumpThreads sweep every time before they answer; State, IsAlive, Join and
+// JoinTimeout of an attached Thread, called from another goroutine, sweep at most once per 50
+// times the last sweep's duration, so they never spend more than about 2% of a core on it and
+// may report a goroutine that has just ended as alive for that long (milliseconds in a small
+// program, seconds after a million-goroutine burst). Detach ends an attachment
 // at once and costs nothing; a goroutine that is done with loom may call it.
 func Current() *Thread {
 	gid := gidFunc()
@@ -234,7 +236,6 @@ func sweepForeign(wait bool) {
 	start := nanotime()
 	epoch := sweepEpoch.Add(1) // entries attached from now on are not in the scan below
 	live := liveGoroutines()
-	scanned := int64(len(live))
 	n := int64(0)
 	var dead []*Thread
 	for i := range registry {
@@ -259,7 +260,7 @@ func sweepForeign(wait bool) {
 		t.terminate()
 	}
 	end := nanotime()
-	sweepNsPerG.Store((end - start) / max(scanned, 1))
+	lastSweepDur.Store(end - start)
 	lastSweepEnd.Store(end)
 }
 
@@ -271,9 +272,10 @@ func sweepForeignNow() {
 }
 
 // Rate limit of the sweeps that liveness questions about one foreign Thread trigger: at most one
-// per 50 times what a sweep would cost now (2% of a core), estimated from the cost per goroutine
-// of the last sweep and the number of goroutines now -- not from the last sweep's duration, which
-// may have been taken among a million goroutines that have since ended.
+// per 50 times the last sweep's duration (2% of a core). A sweep's cost is not just the live
+// goroutines: runtime.Stack walks every goroutine structure the process has ever had at once
+// (Go keeps them for reuse), so after a burst of a million goroutines even a sweep that finds a
+// handful alive takes tens of milliseconds, and the lag of State grows to seconds.
 const (
 	sweepCostFactor = 50
 	sweepMinGap     = int64(time.Millisecond)
@@ -289,7 +291,7 @@ func (t *Thread) checkForeign() {
 	if st := t.rawState(); st == Terminated || st == New || t.gid.Load() == gidFunc() {
 		return
 	}
-	gap := max(sweepMinGap, sweepCostFactor*sweepNsPerG.Load()*int64(runtime.NumGoroutine()))
+	gap := max(sweepMinGap, sweepCostFactor*lastSweepDur.Load())
 	if nanotime()-lastSweepEnd.Load() >= gap {
 		sweepForeign(false)
 	}
