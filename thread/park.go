@@ -69,6 +69,9 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		pinnedBy = t.pinnedBy(reason)
 	}
 	unmount := t.virtual && slot != nil && pinnedBy == ""
+	if unmount {
+		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
+	}
 	t.parkReason = reason
 	if blocker != nil {
 		t.blocker.Store(&blockerBox{blocker})
@@ -118,7 +121,6 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var start time.Time
 	var compensated bool
 	if unmount {
-		t.labelGoroutine()
 		t.slot.Store(nil)
 		t.sched.parked.Add(1)
 		slot.Pool().Release(slot)
