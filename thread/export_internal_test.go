@@ -1,9 +1,6 @@
 package thread
 
-import (
-	"io"
-	"time"
-)
+import "io"
 
 // SetUserPanicOutput redirects the reports of panicking user callbacks (see callUser) to w and
 // returns a function that restores the previous writer.
@@ -12,5 +9,3 @@ func SetUserPanicOutput(w io.Writer) (restore func()) {
 	return func() { userPanicOutput.Store(old) }
 }
 
-// LastSweepDuration returns how long the last sweep of foreign goroutines took.
-func LastSweepDuration() time.Duration { return time.Duration(lastSweepDur.Load()) }
