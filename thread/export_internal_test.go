@@ -8,4 +8,3 @@ func SetUserPanicOutput(w io.Writer) (restore func()) {
 	old := userPanicOutput.Swap(&w)
 	return func() { userPanicOutput.Store(old) }
 }
-
