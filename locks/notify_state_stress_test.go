@@ -3,6 +3,7 @@ package locks_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -81,7 +82,7 @@ func TestStressNotifiedStateRacingTimeoutsAndInterrupts(t *testing.T) {
 								if st := w.State(); st == thread.Waiting || st == thread.TimedWaiting {
 									// it may be waiting only if it is still in the wait set
 									// (Notify woke another one)
-									if !contains(inWaitSet, w) {
+									if !slices.Contains(inWaitSet, w) {
 										t.Errorf("%v is %v after a notification, outside the wait set", w, st)
 									}
 								}
@@ -106,13 +107,4 @@ func TestStressNotifiedStateRacingTimeoutsAndInterrupts(t *testing.T) {
 			})
 		}
 	}
-}
-
-func contains(ths []*thread.Thread, t *thread.Thread) bool {
-	for _, x := range ths {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package locks_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -154,15 +155,15 @@ func TestSemaphoreTest_testQueueInspectionAfterInterrupt(t *testing.T) {
 		}
 		s.AcquireUninterruptibly()
 		t1 := party(t, thread.ErrInterrupted, s.Acquire)
-		eventually(t, "t1 queued", func() bool { return contains(s.QueuedThreads(), t1) })
+		eventually(t, "t1 queued", func() bool { return slices.Contains(s.QueuedThreads(), t1) })
 		t2 := startVirtual(func() { s.Acquire() })
-		eventually(t, "t2 queued", func() bool { return contains(s.QueuedThreads(), t2) })
+		eventually(t, "t2 queued", func() bool { return slices.Contains(s.QueuedThreads(), t2) })
 		if s.QueueLength() != 2 {
 			t.Fatalf("QueueLength %d, want 2", s.QueueLength())
 		}
 		t1.Interrupt()
 		testutil.Join(t, t1)
-		if s.QueueLength() != 1 || contains(s.QueuedThreads(), t1) || !contains(s.QueuedThreads(), t2) || !s.HasQueuedThreads() {
+		if s.QueueLength() != 1 || slices.Contains(s.QueuedThreads(), t1) || !slices.Contains(s.QueuedThreads(), t2) || !s.HasQueuedThreads() {
 			t.Fatalf("after the interrupt: length %d", s.QueueLength())
 		}
 		s.Release()
@@ -261,7 +262,7 @@ func TestSemaphoreTest_testFairLocksFifo(t *testing.T) {
 	s := locks.NewSemaphore(1, true)
 	pleaseRelease := make(chan struct{})
 	t1 := startVirtual(func() { s.AcquireN(3) }) // blocks: 1 permit free, not 3
-	eventually(t, "t1 queued", func() bool { return contains(s.QueuedThreads(), t1) })
+	eventually(t, "t1 queued", func() bool { return slices.Contains(s.QueuedThreads(), t1) })
 	t2 := startVirtual(func() {
 		if ok, _ := s.TryAcquireTimeout(-time.Second); ok {
 			t.Error("timed tryAcquire barged on a fair semaphore")
@@ -281,7 +282,7 @@ func TestSemaphoreTest_testFairLocksFifo(t *testing.T) {
 		s.Acquire() // queues behind t1 although 1 permit is free
 	})
 	<-pleaseRelease
-	eventually(t, "t2 queued", func() bool { return contains(s.QueuedThreads(), t2) })
+	eventually(t, "t2 queued", func() bool { return slices.Contains(s.QueuedThreads(), t2) })
 	s.ReleaseN(2)
 	testutil.Join(t, t1)
 	if !t2.IsAlive() {
