@@ -913,7 +913,9 @@ func TestStampedLock_testCannotUnlockOptimisticReadStamps(t *testing.T) {
 	writeLock := func(sl *locks.StampedLock) int64 { return sl.WriteLock() }
 	readLock := func(sl *locks.StampedLock) int64 { return sl.ReadLock() }
 	secondRead := func(sl *locks.StampedLock) int64 { sl.ReadLock(); return sl.ReadLock() }
-	for _, c := range []struct{ from, then func(*locks.StampedLock) int64 }{
+	for _, c := range []struct {
+		from, then func(*locks.StampedLock) int64
+	}{
 		{writeLock, writeLock}, {writeLock, readLock},
 		{readLock, writeLock}, {readLock, readLock},
 		{secondRead, readLock}, // a reader still holds: only another reader can get in
