@@ -289,10 +289,10 @@ func (l *StampedLock) ReadLockInterruptibly() (int64, error) {
 // TryOptimisticRead returns a stamp to validate later, or 0 if the lock is write-locked. It
 // never blocks and changes nothing. It ports StampedLock.tryOptimisticRead().
 func (l *StampedLock) TryOptimisticRead() int64 {
-	if s := l.load(); s&wBit == 0 {
-		return s & sBits
-	}
-	return 0
+	s := l.load()
+	// s&sBits if wBit is clear, else 0, without a branch: (s&wBit)>>lgReaders is 0 or 1, so
+	// the last factor is all ones or zero.
+	return s & sBits & ((s&wBit)>>lgReaders - 1)
 }
 
 // Validate reports whether the lock has not been write-locked since stamp was issued; it is
