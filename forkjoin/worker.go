@@ -10,13 +10,13 @@ import (
 
 // A worker is one platform thread of a pool and its deque (see pool.go for the model).
 type worker struct {
-	pool   *Pool
-	th     *thread.Thread
-	index  int // pool index, for PoolIndex; fixed for the worker's life
-	q      deque
-	steals atomic.Int64
-	seed   uint64      // xorshift state for random scans; owner only
-	idle   bool        // on the idle stack; guarded by pool.mu
+	pool    *Pool
+	th      *thread.Thread
+	index   int // pool index, for PoolIndex; fixed for the worker's life
+	q       deque
+	steals  atomic.Int64
+	seed    uint64      // xorshift state for random scans; owner only
+	idle    bool        // on the idle stack; guarded by pool.mu
 	parked  atomic.Bool // parked while idle (for RunningThreadCount)
 	retired bool        // counted out of the pool; guarded by pool.mu
 }
