@@ -300,7 +300,7 @@ func (l *StampedLock) TryOptimisticRead() int64 {
 // a true result means the values read (with sync/atomic) since TryOptimisticRead are a
 // consistent snapshot. It ports StampedLock.validate.
 func (l *StampedLock) Validate(stamp int64) bool {
-	return stamp&sBits == l.load()&sBits
+	return (stamp^l.enc.Load()^origin)&sBits == 0 // the version bits of stamp and the state agree
 }
 
 // unlockedState is write-locked state s unlocked: wBit cleared by carrying it into the

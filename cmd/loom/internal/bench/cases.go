@@ -15,6 +15,7 @@ func Cases() []Case {
 	cs = append(cs, lockCases()...)
 	cs = append(cs, queueCases()...)
 	cs = append(cs, executorCases()...)
+	cs = append(cs, jucCases()...)
 	return cs
 }
 

@@ -129,5 +129,12 @@ func All() []Experiment {
 			Rule:  "the two half sums, in either order, and 12",
 			Run:   queueSum,
 		},
+		{
+			Name:  "work-stealing",
+			Title: "work stealing: one worker forks 2,000 CPU-bound tasks on its own deque, 4 workers",
+			Java:  "ForkJoinPool: the idle workers steal from the loaded deque (getStealCount > 0, work spread out)",
+			Rule:  "≥ 2 workers ran tasks, and StealCount ≥ the tasks the other workers ran",
+			Run:   workStealing,
+		},
 	}
 }
