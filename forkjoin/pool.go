@@ -305,20 +305,19 @@ func (p *Pool) tryAddWorker() {
 		return
 	}
 	w := &worker{pool: p, seed: uint64(time.Now().UnixNano()) | 1}
+	p.nextName++
+	b := thread.OfPlatform().Name(p.prefix + strconv.FormatInt(p.nextName, 10)).Daemon(true)
+	if p.ueh != nil {
+		b.UncaughtExceptionHandler(p.ueh)
+	}
+	w.th = b.Unstarted(w.run) // before w is published: readers of the slots use w.th
+	rt.DataOf(w.th).Worker = w
 	w.index = p.freeSlot()
 	p.slots[w.index] = w
 	p.publishSlots()
 	p.total.Add(1)
-	p.nextName++
-	name := p.prefix + strconv.FormatInt(p.nextName, 10)
 	p.mu.Unlock()
 
-	b := thread.OfPlatform().Name(name).Daemon(true)
-	if p.ueh != nil {
-		b.UncaughtExceptionHandler(p.ueh)
-	}
-	w.th = b.Unstarted(w.run)
-	rt.DataOf(w.th).Worker = w
 	if err := w.th.TryStart(); err != nil {
 		p.mu.Lock()
 		p.startErr = err
@@ -512,9 +511,7 @@ func (p *Pool) ShutdownNow() []func() {
 		for t := w.q.poll(); t != nil; t = w.q.poll() {
 			t.Cancel(false)
 		}
-		if w.th != nil {
-			w.th.Interrupt()
-		}
+		w.th.Interrupt()
 	}
 	return nil
 }
@@ -632,7 +629,7 @@ func (p *Pool) ActiveThreadCount() int {
 func (p *Pool) RunningThreadCount() int {
 	n := 0
 	for _, w := range *p.workers.Load() {
-		if w != nil && w.th != nil && w.th.State() == thread.Runnable && !w.parked.Load() {
+		if w != nil && w.th.State() == thread.Runnable && !w.parked.Load() {
 			n++
 		}
 	}

@@ -834,3 +834,43 @@ func eventually(t testing.TB, what string, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// The panic of an Execute task that a worker runs while helping inside another task's join
+// does not fail that other task: it goes to the uncaught-exception handler (the pool's, at
+// once; else the thread's default one, once the worker's top-level task returns, ending that
+// worker, which the pool replaces).
+func TestForkJoinPoolExecutePanicWhileHelpingIsUncaughtNotTheJoinersFailure(t *testing.T) {
+	for _, withHandler := range []bool{true, false} {
+		t.Run(fmt.Sprint("pool handler ", withHandler), func(t *testing.T) {
+			var got atomic.Value
+			reported := locks.NewCountDownLatch(1)
+			h := func(th *thread.Thread, v any) { got.Store(fmt.Sprintf("%s: %v", th.Name(), v)); reported.CountDown() }
+			opts := forkjoin.PoolOptions{Parallelism: 1}
+			if withHandler {
+				opts.UncaughtExceptionHandler = h
+			} else {
+				thread.SetDefaultUncaughtExceptionHandler(h)
+				defer thread.SetDefaultUncaughtExceptionHandler(nil)
+			}
+			p := forkjoin.NewPoolWithOptions(opts)
+			defer closePool(t, p)
+			x := forkjoin.NewRecursiveTask(func() (int, error) {
+				y := fib(10).Fork()
+				if err := forkjoin.CurrentPool().Execute(func() { panic("E") }); err != nil {
+					return 0, err
+				}
+				return y.Join() // y is under the Execute task on the deque: the join helps with it first
+			})
+			if v, err := forkjoin.Invoke(p, x); v != 55 || err != nil {
+				t.Fatalf("joiner: %v, %v", v, err)
+			}
+			mustNot(t, reported.Await())
+			if s, _ := got.Load().(string); !regexp.MustCompile(`^ForkJoinPool-\d+-worker-1: E$`).MatchString(s) {
+				t.Fatalf("handler got %q", s)
+			}
+			if v, err := forkjoin.Invoke(p, fib(12)); v != 144 || err != nil { // the pool goes on
+				t.Fatal(v, err)
+			}
+		})
+	}
+}

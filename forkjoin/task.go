@@ -200,8 +200,9 @@ func nilArg(what string) error { return fmt.Errorf("%w: %s", thread.ErrNilArgume
 // worker. It does nothing if the task is already done. Its outcome completes the task: a
 // returned error or a panic completes it exceptionally (the panic is recovered here, as Java
 // records an exception); runtime.Goexit completes it with executors.ErrGoexit and goes on. A
-// task queued by Pool.Execute also passes a panic on to the thread, as Java's
-// RunnableExecuteAction passes its exception to the uncaught-exception handler.
+// panic of a task queued by Pool.Execute is also an uncaught exception of the worker, as Java's
+// RunnableExecuteAction passes its exception to the uncaught-exception handler (see
+// worker.uncaught).
 func (t *Task[T]) run(w *worker) {
 	if t.status.Load() != pending {
 		return
@@ -214,12 +215,14 @@ func (t *Task[T]) run(w *worker) {
 		if ok {
 			return
 		}
-		if t.kind == kindExecute {
-			t.completeExceptionally(errPanicked, exceptional) // the panic goes on
-			return
-		}
 		if r := recover(); r != nil {
 			t.completeExceptionally(&executors.PanicError{Value: r, Stack: debug.Stack()}, exceptional)
+			if t.kind == kindExecute {
+				if w == nil {
+					panic(r) // run by hand outside a pool (a polled task): the caller's problem
+				}
+				w.uncaught(r)
+			}
 			return
 		}
 		t.completeExceptionally(executors.ErrGoexit, exceptional)
@@ -249,8 +252,6 @@ func (t *Task[T]) run(w *worker) {
 		}
 	}
 }
-
-var errPanicked = errors.New("forkjoin: task panicked")
 
 // execTask runs c's body on the current thread (worker w, or nil).
 func execTask(c *task, w *worker) { c.self.(runner).run(w) }

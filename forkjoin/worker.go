@@ -19,6 +19,25 @@ type worker struct {
 	idle    bool        // on the idle stack; guarded by pool.mu
 	parked  atomic.Bool // parked while idle (for RunningThreadCount)
 	retired bool        // counted out of the pool; guarded by pool.mu
+	panics  []any       // Execute panics to raise in the thread once its task returns; owner only
+}
+
+// uncaught reports the panic of an Execute task, as Java's worker passes the exception to
+// its uncaught-exception handler. With a pool handler, the handler gets it now and the worker
+// goes on (Java 21's behaviour). Without one, the panic is kept and raised again in the worker
+// once the task it is running returns (the task may be an unrelated one this worker is helping
+// inside): the worker thread then ends with it, so the thread's default handling (loom's
+// default uncaught-exception handler, or the "Exception in thread" report) applies, and the
+// pool starts another worker when work is queued.
+func (w *worker) uncaught(v any) {
+	if h := w.pool.ueh; h != nil {
+		func() {
+			defer func() { _ = recover() }() // Java ignores what the handler throws
+			h(w.th, v)
+		}()
+		return
+	}
+	w.panics = append(w.panics, v)
 }
 
 // currentWorker returns the worker the current thread is, or nil.
@@ -56,6 +75,9 @@ func (w *worker) run() {
 			thread.Interrupted() // a task starts with a clear interrupt status, as in Java
 		}
 		execTask(t, w)
+		if len(w.panics) > 0 {
+			panic(w.panics[0]) // see uncaught
+		}
 	}
 	normalExit = true
 }
