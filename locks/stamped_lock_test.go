@@ -1222,6 +1222,9 @@ func TestStampedLockStressOptimisticReadsNeverSeeTornWrites(t *testing.T) {
 					} else {
 						l.Unlock(l.TryConvertToReadLock(s)) // write -> read -> unlock
 					}
+					if r.IntN(8) == 0 {
+						_ = thread.Sleep(20 * time.Microsecond) // leave readers windows to validate in
+					}
 				}
 			}
 			reader := func(r *rand.Rand) {
@@ -1254,7 +1257,11 @@ func TestStampedLockStressOptimisticReadsNeverSeeTornWrites(t *testing.T) {
 				}
 				ths = append(ths, kinds[i%2].start(func() { f(r) }))
 			}
-			time.Sleep(150 * time.Millisecond)
+			// Run for 150 ms, and on until readers have validated enough (a loaded machine).
+			for start := time.Now(); time.Since(start) < 150*time.Millisecond ||
+				valid.Load() < 1000 && time.Since(start) < longWait; {
+				time.Sleep(5 * time.Millisecond)
+			}
 			stop.Store(true)
 			testutil.Join(t, ths...)
 			if valid.Load() == 0 {
