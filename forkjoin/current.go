@@ -10,7 +10,7 @@ import "time"
 // the tasks not yet joined are cancelled and InvokeAll returns the failure's cause (the first
 // one it finds), as Java's throws it. It panics with thread.ErrNilArgument if a task is nil,
 // after cancelling the tasks it had forked. It ports ForkJoinTask.invokeAll(ForkJoinTask...).
-func InvokeAll(tasks ...ForkJoinTask) error {
+func InvokeAll(tasks ...AnyTask) error {
 	last := len(tasks) - 1
 	var err error
 	nilTask := false
@@ -53,7 +53,7 @@ func InvokeAll(tasks ...ForkJoinTask) error {
 // InvokeAllTasks is InvokeAll for a slice of tasks of one type, Java's
 // invokeAll(Collection<T>).
 func InvokeAllTasks[T any](tasks []*Task[T]) error {
-	all := make([]ForkJoinTask, len(tasks))
+	all := make([]AnyTask, len(tasks))
 	for i, t := range tasks {
 		if t != nil {
 			all[i] = t
@@ -134,7 +134,7 @@ func SurplusQueuedTaskCount() int {
 // PeekNextLocalTask returns, without removing it, the task the current worker would run next
 // from its own deque (the newest; the oldest in async mode), or nil. It ports
 // ForkJoinTask.peekNextLocalTask().
-func PeekNextLocalTask() ForkJoinTask {
+func PeekNextLocalTask() AnyTask {
 	w := currentWorker()
 	if w == nil {
 		return nil
@@ -153,7 +153,7 @@ func PeekNextLocalTask() ForkJoinTask {
 
 // PollNextLocalTask removes and returns, without running it, the task the current worker
 // would run next from its own deque, or nil. It ports ForkJoinTask.pollNextLocalTask().
-func PollNextLocalTask() ForkJoinTask {
+func PollNextLocalTask() AnyTask {
 	if w := currentWorker(); w != nil {
 		if t := w.localTask(); t != nil {
 			return t.self
@@ -164,7 +164,7 @@ func PollNextLocalTask() ForkJoinTask {
 
 // PollTask removes and returns, without running it, the current worker's next local task, or
 // else a task stolen from another worker, or nil. It ports ForkJoinTask.pollTask().
-func PollTask() ForkJoinTask {
+func PollTask() AnyTask {
 	w := currentWorker()
 	if w == nil {
 		return nil

@@ -11,7 +11,7 @@
 //	pool.invoke(task)                           [Invoke](pool, task)
 //	pool.execute(task), pool.submit(task)       [Pool.ExecuteTask]
 //	pool.submit(callable)                       executors.Submit(pool, callable)
-//	ForkJoinTask<V>                             *[Task][V]; [ForkJoinTask] for any task
+//	ForkJoinTask<V>                             *[Task][V]; [AnyTask] for a task of any type
 //	RecursiveTask<V> { V compute() }            [NewRecursiveTask](func() (V, error))
 //	RecursiveAction { void compute() }          [NewRecursiveAction](func() error)
 //	ForkJoinTask.adapt(callable / runnable)     [Adapt], [AdaptRunnable]

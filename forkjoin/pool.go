@@ -219,7 +219,7 @@ func (p *Pool) Execute(task func()) error {
 // It returns an error wrapping executors.ErrRejected if the pool is shut down or cannot start
 // a worker. It panics with thread.ErrNilArgument if t is nil. It ports
 // ForkJoinPool.execute(ForkJoinTask) and submit(ForkJoinTask) (which returns the task itself).
-func (p *Pool) ExecuteTask(t ForkJoinTask) error {
+func (p *Pool) ExecuteTask(t AnyTask) error {
 	if t == nil {
 		panic(nilArg("task"))
 	}
@@ -677,7 +677,7 @@ func (p *Pool) IsQuiescent() bool {
 
 // PollSubmission removes and returns the oldest submission not yet taken, or nil. It ports
 // ForkJoinPool.pollSubmission().
-func (p *Pool) PollSubmission() ForkJoinTask {
+func (p *Pool) PollSubmission() AnyTask {
 	if t := p.pollSubmission(); t != nil {
 		return t.self
 	}
@@ -699,7 +699,7 @@ func (p *Pool) pollSubmission() *task {
 
 // DrainTasksTo removes every task not yet taken (submissions, then the workers' deques) and
 // appends them to dst, returning the extended slice. It ports ForkJoinPool.drainTasksTo.
-func (p *Pool) DrainTasksTo(dst []ForkJoinTask) []ForkJoinTask {
+func (p *Pool) DrainTasksTo(dst []AnyTask) []AnyTask {
 	for t := p.pollSubmission(); t != nil; t = p.pollSubmission() {
 		dst = append(dst, t.self)
 	}

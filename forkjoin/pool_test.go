@@ -273,11 +273,11 @@ func TestForkJoinPool_testPollSubmission(t *testing.T) {
 	p := forkjoin.NewPool(1)
 	defer closePool(t, p)
 	a, b, c := awaiter(done), awaiter(done), awaiter(done)
-	for _, x := range []forkjoin.ForkJoinTask{a, b, c} {
+	for _, x := range []forkjoin.AnyTask{a, b, c} {
 		mustNot(t, p.ExecuteTask(x))
 	}
 	r := p.PollSubmission()
-	if r != forkjoin.ForkJoinTask(b) && r != forkjoin.ForkJoinTask(c) && !(r == forkjoin.ForkJoinTask(a) && !a.IsDone()) {
+	if r != forkjoin.AnyTask(b) && r != forkjoin.AnyTask(c) && !(r == forkjoin.AnyTask(a) && !a.IsDone()) {
 		t.Errorf("PollSubmission = %v", r)
 	}
 	if r != nil && r.IsDone() {
@@ -291,7 +291,7 @@ func TestForkJoinPool_testDrainTasksTo(t *testing.T) {
 	p := forkjoin.NewPool(1)
 	defer closePool(t, p)
 	a, b, c := awaiter(done), awaiter(done), awaiter(done)
-	for _, x := range []forkjoin.ForkJoinTask{a, b, c} {
+	for _, x := range []forkjoin.AnyTask{a, b, c} {
 		mustNot(t, p.ExecuteTask(x))
 	}
 	drained := p.DrainTasksTo(nil)
@@ -299,7 +299,7 @@ func TestForkJoinPool_testDrainTasksTo(t *testing.T) {
 		t.Fatal("nothing drained")
 	}
 	for _, r := range drained {
-		if r != forkjoin.ForkJoinTask(a) && r != forkjoin.ForkJoinTask(b) && r != forkjoin.ForkJoinTask(c) || r.IsDone() {
+		if r != forkjoin.AnyTask(a) && r != forkjoin.AnyTask(b) && r != forkjoin.AnyTask(c) || r.IsDone() {
 			t.Errorf("drained %v", r)
 		}
 	}

@@ -236,10 +236,10 @@ func TestRecursiveTask_testPollAndPeek(t *testing.T) {
 			if async {
 				next, other = g, f // FIFO
 			}
-			if forkjoin.PeekNextLocalTask() != forkjoin.ForkJoinTask(next) {
+			if forkjoin.PeekNextLocalTask() != forkjoin.AnyTask(next) {
 				t.Errorf("async %v: PeekNextLocalTask", async)
 			}
-			if forkjoin.PollTask() != forkjoin.ForkJoinTask(next) {
+			if forkjoin.PollTask() != forkjoin.AnyTask(next) {
 				t.Errorf("async %v: PollTask", async)
 			}
 			forkjoin.HelpQuiesce()

@@ -32,16 +32,16 @@ var errNilCause = errors.New("forkjoin: task completed exceptionally (nil cause)
 type task struct {
 	status atomic.Int32
 	err    error // the cause; written in completing, before the final status
-	self   ForkJoinTask
+	self   AnyTask
 	runner atomic.Pointer[worker] // the worker executing the task, for a joiner to help
 	q      waitq.Queue            // threads blocked waiting for the task
 }
 
-// ForkJoinTask is any fork-join task, whatever its result type: Java's ForkJoinTask<?>. Every
+// AnyTask is a fork-join task of any result type: Java's ForkJoinTask<?>. Every
 // *Task[T] is one. It is what InvokeAll, ExecuteTask, PollTask and the other functions that
 // handle tasks of mixed types take and return. The interface is closed: only *Task[T]
 // implements it.
-type ForkJoinTask interface {
+type AnyTask interface {
 	// IsDone reports whether the task completed: normally, exceptionally, or by cancellation.
 	IsDone() bool
 	// IsCancelled reports whether the task was cancelled before it completed.

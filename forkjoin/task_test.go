@@ -363,7 +363,7 @@ func TestForkJoinTask_testCompleteExceptionally_null(t *testing.T) {
 	})
 }
 
-func shuffled(ts ...forkjoin.ForkJoinTask) []forkjoin.ForkJoinTask {
+func shuffled(ts ...forkjoin.AnyTask) []forkjoin.AnyTask {
 	rand.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
 	return ts
 }
@@ -474,7 +474,7 @@ func TestForkJoinTask_testPeekNextLocalTask(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PeekNextLocalTask() != forkjoin.ForkJoinTask(f.t) {
+		if forkjoin.PeekNextLocalTask() != forkjoin.AnyTask(f.t) {
 			t.Error("PeekNextLocalTask is not the newest task")
 		}
 		if _, err := f.t.Join(); err != nil {
@@ -491,7 +491,7 @@ func TestForkJoinTask_testPollNextLocalTask(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PollNextLocalTask() != forkjoin.ForkJoinTask(f.t) {
+		if forkjoin.PollNextLocalTask() != forkjoin.AnyTask(f.t) {
 			t.Error("PollNextLocalTask is not the newest task")
 		}
 		forkjoin.HelpQuiesce()
@@ -505,7 +505,7 @@ func TestForkJoinTask_testPollTask(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PollTask() != forkjoin.ForkJoinTask(f.t) {
+		if forkjoin.PollTask() != forkjoin.AnyTask(f.t) {
 			t.Error("PollTask is not the newest task")
 		}
 		forkjoin.HelpQuiesce()
@@ -519,7 +519,7 @@ func TestForkJoinTask_testPeekNextLocalTaskAsync(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PeekNextLocalTask() != forkjoin.ForkJoinTask(g.t) {
+		if forkjoin.PeekNextLocalTask() != forkjoin.AnyTask(g.t) {
 			t.Error("PeekNextLocalTask in async mode is not the oldest task")
 		}
 		if _, err := f.t.Join(); err != nil {
@@ -536,7 +536,7 @@ func TestForkJoinTask_testPollNextLocalTaskAsync(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PollNextLocalTask() != forkjoin.ForkJoinTask(g.t) {
+		if forkjoin.PollNextLocalTask() != forkjoin.AnyTask(g.t) {
 			t.Error("PollNextLocalTask in async mode is not the oldest task")
 		}
 		forkjoin.HelpQuiesce()
@@ -550,7 +550,7 @@ func TestForkJoinTask_testPollTaskAsync(t *testing.T) {
 		g, f := newAsyncFib(9, false), newAsyncFib(8, false)
 		g.t.Fork()
 		f.t.Fork()
-		if forkjoin.PollTask() != forkjoin.ForkJoinTask(g.t) {
+		if forkjoin.PollTask() != forkjoin.AnyTask(g.t) {
 			t.Error("PollTask in async mode is not the oldest task")
 		}
 		forkjoin.HelpQuiesce()
