@@ -596,11 +596,10 @@ func (p *Pool) AwaitQuiescence(d time.Duration) bool {
 // deadlineAfter returns now+d, saturating for very long d.
 func deadlineAfter(d time.Duration) time.Time {
 	now := time.Now()
-	if t := now.Add(d); d > 0 && t.Before(now) {
-		return now.Add(1<<63 - 1)
-	} else {
+	if t := now.Add(d); d <= 0 || !t.Before(now) {
 		return t
 	}
+	return now.Add(forever)
 }
 
 // Parallelism returns the pool's target parallelism. It ports ForkJoinPool.getParallelism().

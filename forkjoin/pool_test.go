@@ -268,14 +268,20 @@ func awaiter(latch *locks.CountDownLatch) *forkjoin.Task[struct{}] {
 	return forkjoin.NewRecursiveAction(func() error { return latch.Await() })
 }
 
+// submitAwaiters submits three awaiters of done to p.
+func submitAwaiters(t *testing.T, p *forkjoin.Pool, done *locks.CountDownLatch) (a, b, c *forkjoin.Task[struct{}]) {
+	a, b, c = awaiter(done), awaiter(done), awaiter(done)
+	for _, x := range []forkjoin.AnyTask{a, b, c} {
+		mustNot(t, p.ExecuteTask(x))
+	}
+	return a, b, c
+}
+
 func TestForkJoinPool_testPollSubmission(t *testing.T) {
 	done := locks.NewCountDownLatch(1)
 	p := forkjoin.NewPool(1)
 	defer closePool(t, p)
-	a, b, c := awaiter(done), awaiter(done), awaiter(done)
-	for _, x := range []forkjoin.AnyTask{a, b, c} {
-		mustNot(t, p.ExecuteTask(x))
-	}
+	a, b, c := submitAwaiters(t, p, done)
 	r := p.PollSubmission()
 	if r != forkjoin.AnyTask(b) && r != forkjoin.AnyTask(c) && !(r == forkjoin.AnyTask(a) && !a.IsDone()) {
 		t.Errorf("PollSubmission = %v", r)
@@ -290,10 +296,7 @@ func TestForkJoinPool_testDrainTasksTo(t *testing.T) {
 	done := locks.NewCountDownLatch(1)
 	p := forkjoin.NewPool(1)
 	defer closePool(t, p)
-	a, b, c := awaiter(done), awaiter(done), awaiter(done)
-	for _, x := range []forkjoin.AnyTask{a, b, c} {
-		mustNot(t, p.ExecuteTask(x))
-	}
+	a, b, c := submitAwaiters(t, p, done)
 	drained := p.DrainTasksTo(nil)
 	if len(drained) == 0 {
 		t.Fatal("nothing drained")

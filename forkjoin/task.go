@@ -424,21 +424,9 @@ func (c *task) QuietlyInvoke() {
 // cleared) if the current thread is interrupted before or while it waits and the task is not
 // done. A worker helps as in Join before it blocks. It ports ForkJoinTask.get().
 func (t *Task[T]) Get() (T, error) {
-	var zero T
-	if !t.done() {
-		if thread.Interrupted() {
-			return zero, thread.ErrInterrupted
-		}
-		if w := currentWorker(); w != nil {
-			w.helpDone(&t.task)
-			if !t.done() {
-				w.pool.beginBlock()
-				defer w.pool.endBlock()
-			}
-		}
-		if _, err := t.block(true, -1); err != nil {
-			return zero, err
-		}
+	if _, err := t.getWait(-1); err != nil {
+		var zero T
+		return zero, err
 	}
 	return t.futureOutcome(t.settled())
 }
@@ -448,29 +436,36 @@ func (t *Task[T]) Get() (T, error) {
 // than d. It ports ForkJoinTask.get(long, TimeUnit).
 func (t *Task[T]) GetTimeout(d time.Duration) (T, error) {
 	var zero T
-	if !t.done() {
-		if thread.Interrupted() {
-			return zero, thread.ErrInterrupted
-		}
-		if d <= 0 {
-			return zero, executors.ErrTimeout
-		}
-		if w := currentWorker(); w != nil {
-			w.helpDone(&t.task)
-			if !t.done() {
-				w.pool.beginBlock()
-				defer w.pool.endBlock()
-			}
-		}
-		ok, err := t.block(true, d)
-		if err != nil {
-			return zero, err
-		}
-		if !ok {
-			return zero, executors.ErrTimeout
-		}
+	ok, err := t.getWait(max(d, 0))
+	if err != nil {
+		return zero, err
+	}
+	if !ok {
+		return zero, executors.ErrTimeout
 	}
 	return t.futureOutcome(t.settled())
+}
+
+// getWait is Get's wait (d < 0: untimed; d == 0: only look): it reports whether c is done,
+// or thread.ErrInterrupted. A worker helps as Join does, then blocks counted as blocked.
+func (c *task) getWait(d time.Duration) (bool, error) {
+	if c.done() {
+		return true, nil
+	}
+	if thread.Interrupted() {
+		return false, thread.ErrInterrupted
+	}
+	if d == 0 {
+		return false, nil
+	}
+	if w := currentWorker(); w != nil {
+		w.helpDone(c)
+		if !c.done() {
+			w.pool.beginBlock()
+			defer w.pool.endBlock()
+		}
+	}
+	return c.block(true, d)
 }
 
 func (t *Task[T]) futureOutcome(s int32) (T, error) {

@@ -256,36 +256,42 @@ func (p *Phaser) nextState(s uint64, phase int) uint64 {
 	return n | phaseBits((phase+1)&phMaxPhase)
 }
 
-// doArrive is Arrive (adjust phOneArrival) and ArriveAndDeregister (phOneDeregister).
-func (p *Phaser) doArrive(adjust uint64) int {
+// arrival counts one arrival (adjust phOneArrival, or phOneDeregister to leave too) in the
+// current phase. It returns the state it left, the arrival phase and the number of parties
+// that were unarrived before it; or, on a terminated phaser, just the (negative) phase. It
+// panics with ErrIllegalState, changing nothing, if no party is unarrived.
+func (p *Phaser) arrival(adjust uint64) (s uint64, phase, unarrived int) {
 	for {
-		s := p.stateNow()
-		phase := phaseOf(s)
-		if phase < 0 {
-			return phase
+		s = p.stateNow()
+		if phase = phaseOf(s); phase < 0 {
+			return s, phase, 0
 		}
-		unarrived := unarrivedOf(s)
-		if unarrived <= 0 {
+		if unarrived = unarrivedOf(s); unarrived <= 0 {
 			p.badArrive(s)
 		}
-		if !p.cas(s, s-adjust) {
-			continue
+		if p.cas(s, s-adjust) {
+			return s - adjust, phase, unarrived
 		}
-		s -= adjust
-		if unarrived == 1 {
-			switch nextUnarrived := partiesOf(s); {
-			case p.isRoot():
-				p.cas(s, p.nextState(s, phase))
-				p.releaseWaiters()
-			case nextUnarrived == 0: // the child has no parties left: leave the parent
-				phase = p.parent.doArrive(phOneDeregister)
-				p.cas(s, s|phEmpty)
-			default:
-				phase = p.parent.doArrive(phOneArrival)
-			}
-		}
+	}
+}
+
+// doArrive is Arrive (adjust phOneArrival) and ArriveAndDeregister (phOneDeregister).
+func (p *Phaser) doArrive(adjust uint64) int {
+	s, phase, unarrived := p.arrival(adjust)
+	if phase < 0 || unarrived != 1 {
 		return phase
 	}
+	switch nextUnarrived := partiesOf(s); {
+	case p.isRoot():
+		p.cas(s, p.nextState(s, phase))
+		p.releaseWaiters()
+	case nextUnarrived == 0: // the child has no parties left: leave the parent
+		phase = p.parent.doArrive(phOneDeregister)
+		p.cas(s, s|phEmpty)
+	default:
+		phase = p.parent.doArrive(phOneArrival)
+	}
+	return phase
 }
 
 // doRegister is Register and BulkRegister.
@@ -387,35 +393,22 @@ func (p *Phaser) ArriveAndDeregister() int { return p.doArrive(phOneDeregister) 
 // It is not interruptible: an interrupt while waiting sets the status on return. It panics with
 // ErrIllegalState if no party is unarrived. It ports Phaser.arriveAndAwaitAdvance().
 func (p *Phaser) ArriveAndAwaitAdvance() int {
-	root := p.rootPhaser()
-	for {
-		s := p.stateNow()
-		phase := phaseOf(s)
-		if phase < 0 {
-			return phase
-		}
-		unarrived := unarrivedOf(s)
-		if unarrived <= 0 {
-			p.badArrive(s)
-		}
-		if !p.cas(s, s-phOneArrival) {
-			continue
-		}
-		s -= phOneArrival
-		if unarrived > 1 {
-			next, _ := root.internalAwaitAdvance(p, phase, false, -1)
-			return next
-		}
-		if !p.isRoot() {
-			return p.parent.ArriveAndAwaitAdvance()
-		}
-		n := p.nextState(s, phase)
-		if !p.cas(s, n) {
-			return phaseOf(p.load()) // terminated meanwhile
-		}
-		p.releaseWaiters()
-		return phaseOf(n)
+	s, phase, unarrived := p.arrival(phOneArrival)
+	switch {
+	case phase < 0:
+		return phase
+	case unarrived > 1:
+		next, _ := p.rootPhaser().internalAwaitAdvance(p, phase, false, -1)
+		return next
+	case !p.isRoot():
+		return p.parent.ArriveAndAwaitAdvance()
 	}
+	n := p.nextState(s, phase)
+	if !p.cas(s, n) {
+		return phaseOf(p.load()) // terminated meanwhile
+	}
+	p.releaseWaiters()
+	return phaseOf(n)
 }
 
 // AwaitAdvance waits until the phaser's phase is no longer phase, and returns the new phase.
