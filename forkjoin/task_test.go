@@ -2,6 +2,7 @@ package forkjoin_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -619,21 +620,27 @@ func TestForkJoinTaskGetIsInterruptible(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range kinds {
-		th := k.start(func() {
-			if _, err := blocker.Get(); !errors.Is(err, thread.ErrInterrupted) {
-				t.Errorf("Get = %v, want ErrInterrupted", err)
+		for _, get := range []func() (struct{}, error){
+			blocker.Get,
+			func() (struct{}, error) { return blocker.GetTimeout(math.MaxInt64) }, // forever: no overflow
+		} {
+			th := k.start(func() {
+				if _, err := get(); !errors.Is(err, thread.ErrInterrupted) {
+					t.Errorf("Get = %v, want ErrInterrupted", err)
+				}
+				if thread.Interrupted() {
+					t.Error("status left set")
+				}
+			})
+			for th.State() != thread.Waiting && th.State() != thread.TimedWaiting {
+				time.Sleep(time.Millisecond)
 			}
-			if thread.Interrupted() {
-				t.Error("status left set")
-			}
-		})
-		testutil.WaitState(t, th, thread.Waiting)
-		th.Interrupt()
-		testutil.Join(t, th)
+			th.Interrupt()
+			testutil.Join(t, th)
+		}
 	}
 	close(release)
 	if _, err := blocker.GetTimeout(longWait); err != nil {
 		t.Fatal(err)
 	}
-	_ = time.Second
 }

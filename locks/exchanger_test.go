@@ -42,8 +42,11 @@ func TestExchanger_testTimedExchange(t *testing.T) {
 	forKindPairs(t, func(t *testing.T, a, b func(func()) *thread.Thread) {
 		e := locks.NewExchanger[string]()
 		exch := func(x, want string) {
-			if got, err := e.ExchangeTimeout(x, longWait); got != want || err != nil {
-				t.Errorf("ExchangeTimeout(%q) = %q, %v; want %q", x, got, err, want)
+			// longWait, and math.MaxInt64 (forever: the deadline must not overflow)
+			for _, d := range []time.Duration{longWait, forever} {
+				if got, err := e.ExchangeTimeout(x, d); got != want || err != nil {
+					t.Errorf("ExchangeTimeout(%q, %v) = %q, %v; want %q", x, d, got, err, want)
+				}
 			}
 		}
 		t1 := a(func() { exch("two", "one"); exch("one", "two") })
