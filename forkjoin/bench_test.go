@@ -2,8 +2,10 @@ package forkjoin_test
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/loomgo/loom/forkjoin"
 )
@@ -176,4 +178,50 @@ func BenchmarkForkJoinFine(b *testing.B) {
 			b.Fatal(v, err)
 		}
 	}
+}
+
+// paired runs the variants of one computation in turn, b.N rounds (rotating which goes first,
+// so that load on a shared machine falls on all of them alike), and reports the median time of
+// each and the ratios the issue sets targets for: speedup = sequential / forkjoin (≥ 1.8 on 2
+// cores) and fj/wg = forkjoin / waitgroup (≤ 1.2).
+func paired(b *testing.B, sequential, fj, wg func()) {
+	fs := []func(){sequential, fj, wg}
+	times := make([][]time.Duration, len(fs))
+	for i := 0; b.Loop(); i++ {
+		for k := range fs {
+			j := (i + k) % len(fs)
+			start := time.Now()
+			fs[j]()
+			times[j] = append(times[j], time.Since(start))
+		}
+	}
+	med := make([]float64, len(fs))
+	for j, ts := range times {
+		slices.Sort(ts)
+		med[j] = float64(ts[len(ts)/2])
+	}
+	b.ReportMetric(med[0]/1e6, "seq-ms")
+	b.ReportMetric(med[1]/1e6, "fj-ms")
+	b.ReportMetric(med[2]/1e6, "wg-ms")
+	b.ReportMetric(med[0]/med[1], "speedup")
+	b.ReportMetric(med[1]/med[2], "fj/wg")
+}
+
+func BenchmarkFib30Paired(b *testing.B) {
+	p := forkjoin.NewPool(runtime.GOMAXPROCS(0))
+	defer p.Close()
+	paired(b,
+		func() { benchSink = int64(seqFib(fibN)) },
+		func() { v, _ := forkjoin.Invoke(p, fjFib(fibN)); benchSink = int64(v) },
+		func() { benchSink = int64(wgFib(fibN)) })
+}
+
+func BenchmarkSum100MPaired(b *testing.B) {
+	data := sumInput()
+	p := forkjoin.NewPool(runtime.GOMAXPROCS(0))
+	defer p.Close()
+	paired(b,
+		func() { benchSink = seqSum(data) },
+		func() { benchSink, _ = forkjoin.Invoke(p, fjSum(data)) },
+		func() { benchSink = wgSum(data) })
 }
