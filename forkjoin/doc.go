@@ -64,6 +64,11 @@
 // in Java: blocking work belongs on virtual threads. Join, Get and the other waits may also be
 // called from virtual threads, which unmount while they wait.
 //
+// The package sits above package executors: a Pool is an executors.ExecutorService and a Task
+// an executors.Future, and executors never refers to forkjoin. So a CompletableFuture stage runs
+// on the common pool when it is asked to, executors.SupplyAsyncOn(forkjoin.CommonPool(), task),
+// as Java's default async executor would run it.
+//
 // # When to use plain Go instead
 //
 // A sync.WaitGroup (or errgroup) with one goroutine per subtask and a sequential threshold is
