@@ -79,7 +79,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var deadline int64
 	ownTimer := timeout > 0 && t.sched == nil
 	if timeout > 0 {
-		deadline = nanotime() + int64(timeout)
+		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
 	}
 	if !ownTimer {
 		t.armWake()
@@ -187,6 +187,13 @@ func (t *Thread) resumeIf(parked uint64) bool {
 	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
 		return false
 	}
+	if parked&flagTimed == 0 {
+		// Unparked is RUNNABLE, also while it waits for a carrier (Java's UNPARKED state), not
+		// only once it runs. The thread cannot run before the hand-off below, so it cannot
+		// have parked again yet and this store cannot overwrite a later park's state. (A
+		// platform thread on its own timer may already be running, so it sets its own state.)
+		t.state.Store(int32(Runnable))
+	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
 		t.timer.Reset(0)
@@ -256,10 +263,8 @@ func (t *Thread) awaitTimer(parked uint64, deadline int64) {
 	}
 }
 
-var clockBase = time.Now()
-
-// nanotime is monotonic nanoseconds since the package started.
-func nanotime() int64 { return int64(time.Since(clockBase)) }
+// nanotime is monotonic nanoseconds since the process started (deadlines: rt.Deadline).
+func nanotime() int64 { return rt.Nanotime() }
 
 // unpark makes t's permit available and resumes t if it is parked (but not in a monitor).
 func (t *Thread) unpark() {
@@ -344,19 +349,26 @@ func (r *runnable) Resumption() bool { return r.hasRun }
 // ports LockSupport.park().
 func Park() { Current().parkFor(-1, rt.ParkWaiting, nil, Waiting) }
 
-// ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING); d <= 0 only consumes
-// an available permit. It ports LockSupport.parkNanos.
+// ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING). d <= 0 returns at once
+// and leaves the permit as it is, as LockSupport.parkNanos does; math.MaxInt64 waits as long as
+// Park. It ports LockSupport.parkNanos.
 func ParkNanos(d time.Duration) {
-	t := Current()
-	if d <= 0 {
-		t.permit.Store(false)
-		return
+	if d > 0 {
+		Current().parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 	}
-	t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 }
 
-// ParkUntil is Park that also returns once deadline has passed. It ports LockSupport.parkUntil.
-func ParkUntil(deadline time.Time) { ParkNanos(time.Until(deadline)) }
+// ParkUntil is Park that also returns once deadline has passed. Unlike ParkNanos, a deadline
+// already past still consumes an available permit, as LockSupport.parkUntil does on the JDK. It
+// ports LockSupport.parkUntil.
+func ParkUntil(deadline time.Time) {
+	t := Current()
+	if d := time.Until(deadline); d > 0 {
+		t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
+		return
+	}
+	t.permit.Store(false)
+}
 
 // Unpark makes t's permit available: if t is parked it returns from Park, otherwise its next Park
 // returns at once. The permit is binary: two Unparks before a Park still let only one Park

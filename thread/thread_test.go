@@ -475,20 +475,6 @@ func TestParkPermitIsBinary(t *testing.T) {
 	join(t, th)
 }
 
-func TestParkNanosNonPositiveConsumesPermit(t *testing.T) {
-	th := thread.StartVirtualThread(func() {
-		thread.Unpark(thread.Current())
-		thread.ParkNanos(0)
-		start := time.Now()
-		thread.ParkNanos(30 * time.Millisecond)
-		if time.Since(start) < 25*time.Millisecond {
-			t.Error("ParkNanos(0) left the permit")
-		}
-		thread.ParkUntil(time.Now().Add(-time.Hour)) // past deadline: returns
-	})
-	join(t, th)
-}
-
 func TestUnparkNilIsANoOp(t *testing.T) { thread.Unpark(nil) }
 
 func TestSleepNeitherConsumesNorGrantsPermit(t *testing.T) {
