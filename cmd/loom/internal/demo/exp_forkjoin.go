@@ -64,7 +64,7 @@ func workStealing(c *Config) Outcome {
 			commas(int64(n)), shortWorker(owner), commas(int64(byOwner)), commas(int64(byOthers)),
 			strings.Join(others, ", "), commas(steals), ms(el)),
 		Same:    len(ran) >= 2 && byOthers > 0 && steals >= int64(byOthers),
-		Verdict: fmt.Sprintf("%d workers ran tasks; steals %d ≥ the %d tasks others ran", len(ran), steals, byOthers),
+		Verdict: fmt.Sprintf("%d workers ran tasks; steals %s ≥ the %s tasks others ran", len(ran), commas(steals), commas(int64(byOthers))),
 		Figures: map[string]float64{"tasks": float64(n), "by_owner": float64(byOwner), "by_others": float64(byOthers),
 			"steals": float64(steals), "workers_used": float64(len(ran)), "elapsed_ms": msf(el)},
 	}

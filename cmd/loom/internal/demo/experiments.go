@@ -203,6 +203,9 @@ func All() []Experiment {
 			Java:  "ForkJoinPool: the idle workers steal from the loaded deque (getStealCount > 0, work spread out)",
 			Rule:  "≥ 2 workers ran tasks, and StealCount ≥ the tasks the other workers ran",
 			Run:   workStealing,
+			Twin: &JavaTwin{Program: "WorkStealing", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks")}
+			}, Metric: "by_others", What: "the tasks the other workers ran"},
 		},
 	}
 }
