@@ -87,8 +87,8 @@ type PoolOptions struct {
 	// run in the order they were forked. Java's asyncMode.
 	AsyncMode bool
 	// UncaughtExceptionHandler receives a panic of a function given to Execute, with the worker
-	// thread that ran it (by default the panic is printed, as an uncaught exception). Java's
-	// handler argument.
+	// thread that ran it (without one, the panic ends the worker thread as an uncaught
+	// exception). Java's handler argument.
 	UncaughtExceptionHandler func(t *thread.Thread, panicValue any)
 	// MaximumPoolSize caps the workers, spares included; 0 means Parallelism+256, as Java's
 	// default.
@@ -203,8 +203,10 @@ func illegalArg(format string, args ...any) error {
 
 // Execute runs task on the pool, as ExecutorService.execute: it returns an error wrapping
 // executors.ErrRejected if the pool is shut down or cannot start a worker. A panic in task is
-// passed to the worker's uncaught-exception handler (PoolOptions.UncaughtExceptionHandler, by
-// default printed), as Java's ForkJoinPool.execute(Runnable) does. It panics with
+// an uncaught exception, as with Java's ForkJoinPool.execute(Runnable): it goes to
+// PoolOptions.UncaughtExceptionHandler, and the worker goes on; without one, the worker thread
+// ends with it (thread.SetDefaultUncaughtExceptionHandler's handler, or the "Exception in
+// thread" report) and the pool starts another when work is queued. It panics with
 // thread.ErrNilArgument if task is nil.
 func (p *Pool) Execute(task func()) error {
 	if task == nil {
