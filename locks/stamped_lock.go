@@ -289,10 +289,11 @@ func (l *StampedLock) ReadLockInterruptibly() (int64, error) {
 // TryOptimisticRead returns a stamp to validate later, or 0 if the lock is write-locked. It
 // never blocks and changes nothing. It ports StampedLock.tryOptimisticRead().
 func (l *StampedLock) TryOptimisticRead() int64 {
-	s := l.load()
-	// s&sBits if wBit is clear, else 0, without a branch: (s&wBit)>>lgReaders is 0 or 1, so
-	// the last factor is all ones or zero.
-	return s & sBits & ((s&wBit)>>lgReaders - 1)
+	// A branch, not a branch-free mask: uncontended, it is always predicted, and it costs less.
+	if s := l.load(); s&wBit == 0 {
+		return s & sBits
+	}
+	return 0
 }
 
 // Validate reports whether the lock has not been write-locked since stamp was issued; it is
@@ -300,7 +301,8 @@ func (l *StampedLock) TryOptimisticRead() int64 {
 // a true result means the values read (with sync/atomic) since TryOptimisticRead are a
 // consistent snapshot. It ports StampedLock.validate.
 func (l *StampedLock) Validate(stamp int64) bool {
-	return (stamp^l.enc.Load()^origin)&sBits == 0 // the version bits of stamp and the state agree
+	// stamp&sBits == state&sBits, with state = enc^origin, and origin within sBits.
+	return (stamp^l.enc.Load())&sBits == origin
 }
 
 // unlockedState is write-locked state s unlocked: wBit cleared by carrying it into the
