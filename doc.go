@@ -53,6 +53,8 @@
 //	synchronized (this) { ... wait(); notify() }    var m locks.Monitor; m.Synchronized(func() { m.Wait(); m.Notify() })
 //	new Semaphore(n) / new CountDownLatch(n)        locks.NewSemaphore(n, false) / locks.NewCountDownLatch(n)
 //	new CyclicBarrier(n, action)                    locks.NewCyclicBarrier(n, action)
+//	new Phaser(n) / new Exchanger<>() / StampedLock locks.NewPhaser(n) / locks.Exchanger[T] / locks.StampedLock
+//	ForkJoinPool.commonPool().invoke(recursiveTask) forkjoin.Invoke(forkjoin.CommonPool(), forkjoin.NewRecursiveTask(f))
 //	new ArrayBlockingQueue<>(n) put/take            queue.NewArrayBlockingQueue[T](n, false) Put/Take
 //	new SynchronousQueue<>()                        queue.NewSynchronousQueue[T](false)
 //	ThreadLocal.withInitial(s)                      threadlocal.WithInitial(s)
@@ -64,6 +66,10 @@
 //	RejectedExecutionException                      executors.ErrRejected
 //	ExecutionException (getCause)                   *executors.ExecutionError (errors.Unwrap)
 //	IllegalMonitorStateException                    panic wrapping locks.ErrIllegalMonitorState
+//	new ServerSocket(port).accept() / Socket        vio.Listen(net, addr) / l.Accept() / vio.Dial(net, addr)
+//	HttpClient.send / HttpServer (thread/request)   http.Client{Transport: vio.Transport(nil)} / vio.ListenAndServe(addr, h)
+//	FileChannel / Process.waitFor                   vio.Open(name) / vio.Run(cmd)
+//	ClosedByInterruptException                      vio.ErrClosedByInterrupt
 //
 // The README has the full cheat sheet, one row per Java method.
 //
@@ -83,12 +89,14 @@
 // SchedulerOptions.OnPinned (the JFR event jdk.VirtualThreadPinned), and printed when
 // TracePinned is "short" or "full" (-Djdk.tracePinnedThreads).
 //
-// Go's own blocking calls — channel operations, sync.Mutex, time.Sleep, syscalls — made on a
-// virtual thread also hold the carrier, because Go cannot unmount a goroutine it does not
-// control. Wrap them in thread.Blocking(fn), which gives the carrier back while fn runs (the
-// ForkJoinPool's managed blocker), or use loom's primitives. The scheduler's watchdog
-// (SchedulerOptions.WatchdogThreshold, -Dloom.watchdog=100ms) finds such calls: it reports them as
-// pinned events with reason NATIVE_BLOCKING, and can lend a temporary carrier meanwhile.
+// Go's own blocking calls — channel operations, sync.Mutex, time.Sleep, syscalls, a plain
+// net.Conn — made on a virtual thread also hold the carrier, because Go cannot unmount a
+// goroutine it does not control. Package vio gives sockets, HTTP, files, processes, channels and
+// contexts that unmount by themselves, as the JDK's I/O does on virtual threads; for anything
+// else, thread.Blocking(fn) gives the carrier back while fn runs (the ForkJoinPool's managed
+// blocker). The scheduler's watchdog (SchedulerOptions.WatchdogThreshold, -Dloom.watchdog=100ms)
+// finds such calls: it reports them as pinned events with reason NATIVE_BLOCKING (printed by
+// -Djdk.tracePinnedThreads), and can lend a temporary carrier meanwhile.
 //
 // # Configuring the scheduler
 //
@@ -117,6 +125,8 @@
 //   - [github.com/loomgo/loom/threadlocal]: ThreadLocal and InheritableThreadLocal.
 //   - [github.com/loomgo/loom/scoped]: ScopedValue (JEP 506).
 //   - [github.com/loomgo/loom/structured]: StructuredTaskScope (JEP 505) and its joiners.
+//   - [github.com/loomgo/loom/vio]: blocking I/O that unmounts — sockets, listeners, UDP, HTTP
+//     client and thread-per-request server, files, processes, channels and contexts.
 //   - cmd/loom: the demo (the classic experiments beside Java's figures) and the benchmarks.
 //
 // # Limitations

@@ -18,7 +18,8 @@
 //
 // Go's own blocking (channel operations, sync.Mutex, time.Sleep, syscalls) made on a virtual
 // thread holds its carrier, as a Java virtual thread pinned by a native frame does. Wrap such
-// calls in [Blocking] to run them unmounted.
+// calls in [Blocking] to run them unmounted, or use package vio, whose sockets, HTTP client and
+// server, files, processes and channel waits unmount by themselves.
 //
 // # Pinning
 //

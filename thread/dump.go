@@ -143,7 +143,9 @@ func DumpThreads(w io.Writer, format DumpFormat) error {
 		if c := t.Carrier(); c != "" {
 			fmt.Fprintf(&b, " on %s", c)
 		}
-		if bl := t.Blocker(); bl != nil {
+		if w := t.io.wait.Load(); w != nil {
+			fmt.Fprintf(&b, " in %s on %s", w.Op, describe(w.Blocker)) // a vio call (iopark.go)
+		} else if bl := t.Blocker(); bl != nil {
 			fmt.Fprintf(&b, " parked on %s", describe(bl))
 		}
 		b.WriteByte('\n')

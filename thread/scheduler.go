@@ -40,12 +40,20 @@ func (m PinningMode) String() string {
 
 // PinnedEvent reports a park that kept its carrier, like the JFR event jdk.VirtualThreadPinned.
 type PinnedEvent struct {
-	Thread            *Thread
-	Carrier           string        // the carrier it kept
-	Duration          time.Duration // how long it was parked
-	Reason            string        // "MONITOR" (PinSynchronized) or "NATIVE" (Native)
-	BlockingOperation string        // "LockSupport.park", "Contended monitor enter", "Object.wait"
-	Stack             []byte        // the goroutine's stack when it unparked
+	Thread   *Thread
+	Carrier  string        // the carrier it kept
+	Duration time.Duration // how long it was parked
+	// Reason is why the carrier was kept: "MONITOR" (a monitor held or entered under
+	// PinSynchronized), "NATIVE" (inside Native), or "NATIVE_BLOCKING" (the watchdog saw the thread
+	// blocked in Go's own ways while mounted: a channel, sync.Mutex, a plain net.Conn, a syscall;
+	// see SchedulerOptions.WatchdogThreshold).
+	Reason string
+	// BlockingOperation is what the thread waited in: "LockSupport.park", "Contended monitor
+	// enter", "Object.wait", or for NATIVE_BLOCKING the Go runtime's wait reason ("chan receive",
+	// "sync.Mutex.Lock", "IO wait", "sleep", ...).
+	BlockingOperation string
+	// Stack is the goroutine's stack: when it unparked, or (NATIVE_BLOCKING) while it was blocked.
+	Stack []byte
 }
 
 // SchedulerOptions configure a Scheduler. The zero value is the default: GOMAXPROCS carriers,
@@ -81,8 +89,9 @@ type SchedulerOptions struct {
 	ProfilerLabels bool
 	// WatchdogThreshold, if positive, starts a watchdog that reports a virtual thread holding its
 	// carrier for longer than this while blocked in Go's own ways (channel, sync.Mutex, syscall,
-	// time.Sleep) as a PinnedEvent with reason "NATIVE_BLOCKING" (LOOM_OPTS:
-	// -Dloom.watchdog=100ms). See Blocking for the cure.
+	// time.Sleep, a plain net.Conn) as a PinnedEvent with reason "NATIVE_BLOCKING" (LOOM_OPTS:
+	// -Dloom.watchdog=100ms), passed to OnPinned and printed by TracePinned like a pinned park.
+	// See package vio and Blocking for the cure.
 	WatchdogThreshold time.Duration
 	// WatchdogCompensate makes the watchdog lend a temporary carrier (up to MaxPoolSize) while
 	// such a thread stays blocked (LOOM_OPTS: -Dloom.watchdogCompensate=true).

@@ -53,6 +53,7 @@ type Thread struct {
 	timer      *time.Timer        // timed parks wait on its channel; made once, reused
 	slot       atomic.Pointer[carrier.Slot]
 	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
+	io         ioState                    // an I/O call in progress; see iopark.go
 	data       rt.Data
 
 	mu       sync.Mutex
@@ -178,12 +179,14 @@ func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
 
 // Interrupt sets t's interrupt status and wakes it if it is blocked in a loom call: Sleep, Join,
 // a lock, a condition, a queue or a future then return ErrInterrupted (clearing the status), and
-// Park returns with the status left set. An interrupt of a thread that is not blocked is kept
-// until its next interruptible call. Interrupting a thread that has not started or has ended just
-// sets the status. It ports Thread.interrupt().
+// Park returns with the status left set. A thread blocked in package vio's I/O (a socket, a
+// file) has that socket or file closed, as Java closes an interruptible channel. An interrupt of a
+// thread that is not blocked is kept until its next interruptible call. Interrupting a thread
+// that has not started or has ended just sets the status. It ports Thread.interrupt().
 func (t *Thread) Interrupt() {
 	t.interrupted.Store(true)
 	t.interruptWake()
+	t.interruptIO()
 }
 
 // Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports

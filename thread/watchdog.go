@@ -18,8 +18,9 @@ import (
 // Every half threshold it looks at the busy carriers; a carrier that has run the same mount for a
 // whole threshold, whose virtual thread is RUNNABLE to loom but whose goroutine the Go runtime
 // reports as waiting ("chan receive", "sync.Mutex.Lock", "syscall", ...), is reported as a
-// PinnedEvent with reason "NATIVE_BLOCKING" and the runtime's wait reason as the blocking
-// operation. With WatchdogCompensate the scheduler also lends a temporary carrier (up to
+// PinnedEvent with reason "NATIVE_BLOCKING", the runtime's wait reason as the blocking operation
+// and the goroutine's stack, and printed by TracePinned like a pinned park. With
+// WatchdogCompensate the scheduler also lends a temporary carrier (up to
 // MaxPoolSize) until that mount ends.
 //
 // Reading goroutine states costs a stop-the-world stack dump, so it is done only when some mount
@@ -107,7 +108,7 @@ func (s *Scheduler) watch(st *watchState) {
 	}
 	waits := goroutineWaits()
 	for _, m := range long {
-		reason, blocked := waits[m.Gid]
+		w, blocked := waits[m.Gid]
 		if !blocked {
 			continue
 		}
@@ -119,8 +120,11 @@ func (s *Scheduler) watch(st *watchState) {
 		s.pinnedEvents.Add(1)
 		if s.opts.OnPinned != nil {
 			ev := PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
-				Reason: "NATIVE_BLOCKING", BlockingOperation: reason}
+				Reason: "NATIVE_BLOCKING", BlockingOperation: w.reason, Stack: w.stack}
 			callUser("SchedulerOptions.OnPinned", func() { s.opts.OnPinned(ev) })
+		}
+		if s.opts.TracePinned != "" {
+			callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, "NATIVE_BLOCKING", w.stack) }) // as a pinned park is traced
 		}
 		if s.opts.WatchdogCompensate {
 			if _, ok := st.compensated[m.Slot]; !ok && s.pool.Compensate() {
@@ -130,9 +134,16 @@ func (s *Scheduler) watch(st *watchState) {
 	}
 }
 
-// goroutineWaits returns, for every goroutine that is waiting, the runtime's reason ("chan
-// receive", "sync.Mutex.Lock", "syscall", ...). Running and runnable goroutines are left out.
-func goroutineWaits() map[int64]string {
+// goroutineWait is what the runtime says of a waiting goroutine: why it waits ("chan receive",
+// "sync.Mutex.Lock", "IO wait", ...) and its stack, in runtime.Stack's format.
+type goroutineWait struct {
+	reason string
+	stack  []byte
+}
+
+// goroutineWaits returns every goroutine that is waiting, by id. Running and runnable goroutines
+// are left out.
+func goroutineWaits() map[int64]goroutineWait {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -142,12 +153,13 @@ func goroutineWaits() map[int64]string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	waits := map[int64]string{}
-	for _, line := range bytes.Split(buf, []byte("\n")) {
+	waits := map[int64]goroutineWait{}
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		// goroutine 18 [chan receive, 2 minutes]:
+		line, _, _ := bytes.Cut(g, []byte("\n"))
 		if !bytes.HasPrefix(line, []byte("goroutine ")) {
 			continue
 		}
-		// goroutine 18 [chan receive, 2 minutes]:
 		l := string(line)
 		open, close := strings.IndexByte(l, '['), strings.IndexByte(l, ']')
 		if open < 0 || close < open {
@@ -161,7 +173,7 @@ func goroutineWaits() map[int64]string {
 		if reason == "running" || reason == "runnable" {
 			continue
 		}
-		waits[id] = reason
+		waits[id] = goroutineWait{reason: reason, stack: g}
 	}
 	return waits
 }

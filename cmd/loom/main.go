@@ -7,13 +7,16 @@
 //	loom demo -budget 120s     fit in 2 minutes: the longest experiment sizes itself to what is left
 //	loom demo -long            the fixed-pool experiment with its published 1 s sleeps, whatever the budget
 //	loom demo --json           the results as JSON
+//	loom demo --java           also run each experiment's Java program on this machine's JDK (21+)
 //	loom bench                 virtual threads vs goroutines vs platform threads, loom vs sync
+//	loom bench --java          also time each case's Java twin on this machine's JDK
 //	loom bench --svg chart.svg also draw completion time vs task count, fixed pool vs virtual
 //
 // Progress goes to stderr while it runs; results go to stdout.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +29,7 @@ import (
 
 	"github.com/loomgo/loom/cmd/loom/internal/bench"
 	"github.com/loomgo/loom/cmd/loom/internal/demo"
+	"github.com/loomgo/loom/cmd/loom/java"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -83,8 +87,9 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	budget := fs.Duration("budget", 170*time.Second, "time the whole demo should fit in: the 10,000 × 1 s fixed-pool experiment (~55 s) runs last, and with 1 s sleeps only if they fit in what is left, else capped at 200 ms; 0 means no limit")
 	long := fs.Bool("long", false, "run the fixed-pool experiment with its published 1 s sleeps whatever the budget")
+	withJava := fs.Bool("java", false, "also run each experiment's Java program (cmd/loom/java) on a JDK 21+ of this machine, in a JVM of its own, with the same parameters: a \"Java (this machine)\" column")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-list] [-budget d] [-long] [-platform-limit n]\n\n")
+		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-java] [-list] [-budget d] [-long] [-platform-limit n]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -111,6 +116,12 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 		thread.SetPlatformThreadLimit(*limit)
 	}
 	c := &demo.Config{Scale: *scale, Long: *long, Budget: *budget}
+	if *withJava {
+		if jvm := startJava("demo", stderr); jvm != nil {
+			defer jvm.Close()
+			c.Java = jvm
+		}
+	}
 	if !*quiet {
 		c.Progress = stderr
 		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v, time budget %v; platform thread limit %d%s\n",
@@ -136,9 +147,28 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 			err = failed(res)
 		}
 	}()
-	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %d%s.\n",
-		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), thread.PlatformThreadLimit(), limitNote(*limit))
+	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %d%s%s.\n",
+		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), thread.PlatformThreadLimit(), limitNote(*limit), jdkNote(c.Java))
 	return err
+}
+
+// startJava finds a JDK and compiles the Java programs for --java. Without a JDK it says so
+// once, on stderr, and returns nil: the command goes on with the published figures only.
+func startJava(cmd string, stderr io.Writer) *java.JVM {
+	jvm, err := java.Start(context.Background())
+	if err != nil {
+		fmt.Fprintf(stderr, "loom %s: --java: %v; going on without the Java (this machine) column\n", cmd, err)
+		return nil
+	}
+	fmt.Fprintf(stderr, "loom %s: --java: %s (programs compiled once; each run times itself inside its JVM)\n", cmd, jvm.JDK())
+	return jvm
+}
+
+func jdkNote(r java.Runner) string {
+	if r == nil {
+		return ""
+	}
+	return "; Java (this machine): " + r.JDK()
 }
 
 // failed returns an error naming the experiments that could not run, if any.
@@ -175,8 +205,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	svg := fs.String("svg", "", "also draw completion time vs task count (fixed pool vs virtual threads) to this SVG file")
 	only := fs.String("only", "", "run only the benchmarks whose names contain this")
 	benchtime := fs.Duration("benchtime", time.Second, "target run time of each benchmark")
+	withJava := fs.Bool("java", false, "also time each case's Java twin (cmd/loom/java/Bench.java) on a JDK 21+ of this machine, in a JVM of its own")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d]\n\n")
+		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d] [-java]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -185,7 +216,14 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
 	}
-	res, err := bench.Run(bench.Options{Only: *only, BenchTime: *benchtime, Progress: stderr})
+	o := bench.Options{Only: *only, BenchTime: *benchtime, Progress: stderr}
+	if *withJava {
+		if jvm := startJava("bench", stderr); jvm != nil {
+			defer jvm.Close()
+			o.Java = jvm
+		}
+	}
+	res, err := bench.Run(o)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/loomgo/loom/cmd/loom/internal/demo"
+	"github.com/loomgo/loom/internal/jdk"
 	"go.uber.org/goleak"
 )
 
@@ -108,5 +110,28 @@ func TestAnExperimentThatCannotRunFailsTheCommand(t *testing.T) {
 	err := failed([]demo.Result{{Name: "a", Error: "boom"}, {Name: "b"}, {Name: "c", Error: "x"}})
 	if err == nil || !strings.Contains(err.Error(), "2 experiment(s) could not run: a, c") {
 		t.Errorf("failed = %v", err)
+	}
+}
+
+// TestDemoJava runs one experiment with --java: with a JDK here, the table has the Java (this
+// machine) column; without one, the command says so once and prints today's table.
+func TestDemoJava(t *testing.T) {
+	code, out, errs := runLoom("demo", "--java", "-q", "-only", "queue-sum")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if _, err := jdk.Find(); err != nil {
+		if strings.Count(errs, "going on without the Java (this machine) column") != 1 || strings.Contains(out, "this machine") {
+			t.Errorf("no JDK: stderr %q, stdout:\n%s", errs, out)
+		}
+		return
+	}
+	for _, want := range []string{"| Java (this machine) |", "JVM start-up excluded", "; Java (this machine): JDK "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`\| (-5 17|17 -5) 12 \| (-5 17|17 -5) 12 \|`).MatchString(out) {
+		t.Errorf("the Java and loom cells of queue-sum:\n%s", out)
 	}
 }

@@ -137,6 +137,10 @@ func New(parallelism, max int) *Pool {
 	return &Pool{number: poolSeq.Add(1), max: max, target: parallelism}
 }
 
+// NextPoolNumber takes the next pool sequence number. Carrier pools and package forkjoin's
+// pools share the sequence, as the JDK's virtual-thread scheduler and ForkJoinPools do.
+func NextPoolNumber() int64 { return poolSeq.Add(1) }
+
 // Number is the pool's sequence number, the N in "ForkJoinPool-N-worker-K".
 func (p *Pool) Number() int64 { return p.number }
 

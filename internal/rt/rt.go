@@ -23,6 +23,7 @@ type Entry struct {
 type Data struct {
 	Locals map[uint64]Entry // ThreadLocal values by ThreadLocal id
 	Scoped any              // the scoped-value bindings in force (owned by package scoped)
+	Worker any              // the fork-join pool worker the thread is (owned by package forkjoin)
 }
 
 // InheritFrom copies the inheritable entries of parent into d, computing each child value.

@@ -8,10 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/loomgo/loom/cmd/loom/java"
 )
 
 // Case is one benchmark.
@@ -20,6 +24,10 @@ type Case struct {
 	Name  string
 	Note  string // what one op is
 	F     func(b *testing.B)
+	// Java names the case's twin in cmd/loom/java/Bench.java (empty: none), run with the JVM
+	// options JavaOptions when Options.Java is set.
+	Java        string
+	JavaOptions []string
 }
 
 // Result is a case's measurement.
@@ -33,6 +41,9 @@ type Result struct {
 	AllocsPerOp int64   `json:"allocs_per_op"`
 	Ratio       float64 `json:"ratio_to_baseline"`
 	Baseline    string  `json:"baseline"`
+	// The Java twin's ns/op on this machine (loom bench --java), or why it could not run.
+	JavaNsPerOp float64 `json:"java_ns_per_op,omitempty"`
+	JavaError   string  `json:"java_error,omitempty"`
 }
 
 // Options configure Run.
@@ -40,6 +51,7 @@ type Options struct {
 	Only      string        // run only cases whose "group/name" contains this
 	BenchTime time.Duration // target time per case; 0 means 1 s
 	Progress  io.Writer     // nil: quiet
+	Java      java.Runner   // if not nil, each case's Java twin is timed too, in a JVM of its own
 }
 
 var initOnce sync.Once
@@ -90,22 +102,52 @@ func Run(o Options) ([]Result, error) {
 		}
 		r.Baseline = b.Name
 		r.Ratio = r.NsPerOp / b.NsPerOp
+		if o.Java != nil && c.Java != "" {
+			runJava(o, c, bt, &r)
+		}
 		out = append(out, r)
 	}
 	return out, nil
 }
 
+// runJava times c's Java twin (Bench.java) for about bt inside its JVM, after as long a warm-up.
+func runJava(o Options, c Case, bt time.Duration, r *Result) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "bench %s/%s on the JDK (Bench.java %s) ...\n", c.Group, c.Name, c.Java)
+	}
+	jr, err := o.Java.Run("Bench", c.JavaOptions, []string{c.Java, strconv.FormatInt(max(bt.Milliseconds(), 1), 10)})
+	switch {
+	case err != nil:
+		r.JavaError = err.Error()
+	case jr.Figures["ns_per_op"] <= 0:
+		r.JavaError = "Bench.java printed no ns_per_op"
+	default:
+		r.JavaNsPerOp = jr.Figures["ns_per_op"]
+	}
+}
+
 // WriteTable prints the results as a Markdown table, one block per group, each case with its
-// ratio to the group's baseline.
+// ratio to the group's baseline; when the Java twins ran (loom bench --java), with their ns/op
+// on this machine and loom's ratio to them.
 func WriteTable(w io.Writer, res []Result) error {
 	var b strings.Builder
-	b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: |\n")
+	withJava := slices.ContainsFunc(res, func(r Result) bool { return r.JavaNsPerOp > 0 || r.JavaError != "" })
+	if withJava {
+		b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline | Java (this machine) ns/op | vs Java |\n")
+		b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	} else {
+		b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline |\n")
+		b.WriteString("| --- | ---: | ---: | ---: | ---: |\n")
+	}
 	group := ""
 	for _, r := range res {
 		if r.Group != group {
 			group = r.Group
-			fmt.Fprintf(&b, "| **%s** | | | | |\n", r.Group)
+			if withJava {
+				fmt.Fprintf(&b, "| **%s** | | | | | | |\n", r.Group)
+			} else {
+				fmt.Fprintf(&b, "| **%s** | | | | |\n", r.Group)
+			}
 		}
 		rat := fmt.Sprintf("%.2f×", r.Ratio)
 		name := r.Name
@@ -115,9 +157,28 @@ func WriteTable(w io.Writer, res []Result) error {
 		if r.Note != "" {
 			name += " (" + r.Note + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat)
+		if !withJava {
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat)
+			continue
+		}
+		jns, vs := "", ""
+		switch {
+		case r.JavaError != "":
+			jns = "not run"
+		case r.JavaNsPerOp > 0:
+			jns, vs = fmtNs(r.JavaNsPerOp), fmt.Sprintf("%.2f×", r.NsPerOp/r.JavaNsPerOp)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat, jns, vs)
 	}
 	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine.\n")
+	if withJava {
+		b.WriteString("Java (this machine): the case's twin in cmd/loom/java/Bench.java, each in a JVM of its own, timed inside it after a warm-up as long (JVM start-up excluded); vs Java > 1: loom is slower.\n")
+		for _, r := range res {
+			if r.JavaError != "" {
+				fmt.Fprintf(&b, "- %s/%s: Java not run: %s\n", r.Group, r.Name, r.JavaError)
+			}
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

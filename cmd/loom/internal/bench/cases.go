@@ -15,6 +15,8 @@ func Cases() []Case {
 	cs = append(cs, lockCases()...)
 	cs = append(cs, queueCases()...)
 	cs = append(cs, executorCases()...)
+	cs = append(cs, vioCases()...)
+	cs = append(cs, jucCases()...)
 	return cs
 }
 
@@ -29,15 +31,15 @@ func threadCases() []Case {
 				wg.Wait()
 			}
 		}},
-		{Group: "start+join one thread", Name: "virtual thread", F: func(b *testing.B) {
+		{Group: "start+join one thread", Name: "virtual thread", Java: "virtual-start-join", F: func(b *testing.B) {
 			for b.Loop() {
-				thread.StartVirtualThread(func() {}).Join()
+				join(b, thread.StartVirtualThread(func() {}))
 			}
 		}},
-		{Group: "start+join one thread", Name: "platform thread (OS thread)", F: func(b *testing.B) {
+		{Group: "start+join one thread", Name: "platform thread (OS thread)", Java: "platform-start-join", F: func(b *testing.B) {
 			pb := thread.OfPlatform().Daemon(true)
 			for b.Loop() {
-				pb.Start(func() {}).Join()
+				join(b, pb.Start(func() {}))
 			}
 		}},
 
@@ -52,7 +54,7 @@ func threadCases() []Case {
 				wg.Wait()
 			}
 		}},
-		{Group: "burst of 1,000 short tasks", Name: "virtual thread per task", Note: "per burst", F: func(b *testing.B) {
+		{Group: "burst of 1,000 short tasks", Name: "virtual thread per task", Java: "virtual-burst-1000", Note: "per burst", F: func(b *testing.B) {
 			var n atomic.Int64
 			ths := make([]*thread.Thread, burst)
 			vb := thread.OfVirtual()
@@ -60,9 +62,7 @@ func threadCases() []Case {
 				for i := range ths {
 					ths[i] = vb.Start(func() { n.Add(1) })
 				}
-				for _, t := range ths {
-					t.Join()
-				}
+				join(b, ths...)
 			}
 		}},
 
@@ -82,10 +82,10 @@ func threadCases() []Case {
 			close(ping)
 			<-done
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Java: "park-ping-pong", Note: "per round trip", F: func(b *testing.B) {
 			parkPingPong(b, thread.OfVirtual())
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Java: "park-ping-pong", JavaOptions: []string{"-Djdk.virtualThreadScheduler.parallelism=1"}, Note: "per round trip", F: func(b *testing.B) {
 			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
 			defer s.Close()
 			parkPingPong(b, thread.OfVirtual().Scheduler(s))
@@ -120,6 +120,5 @@ func parkPingPong(b *testing.B, vb *thread.VirtualBuilder) {
 	b.ResetTimer()
 	pa.Start()
 	pb.Start()
-	pa.Join()
-	pb.Join()
+	join(b, pa, pb)
 }

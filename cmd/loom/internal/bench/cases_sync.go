@@ -21,14 +21,14 @@ func lockCases() []Case {
 				mu.Unlock()
 			}
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", Java: "reentrantlock-uncontended", F: func(b *testing.B) {
 			var l locks.ReentrantLock
 			for b.Loop() {
 				l.Lock()
 				l.Unlock()
 			}
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", Java: "synchronized-uncontended", F: func(b *testing.B) {
 			var m locks.Monitor
 			for b.Loop() {
 				m.Enter()
@@ -46,12 +46,12 @@ func lockCases() []Case {
 				return wg.Wait
 			}, func() { mu.Lock(); n++; mu.Unlock() })
 		}},
-		{Group: "contended: 8 threads increment a counter", Name: "locks.ReentrantLock, virtual threads", Note: "per increment", F: func(b *testing.B) {
+		{Group: "contended: 8 threads increment a counter", Name: "locks.ReentrantLock, virtual threads", Java: "reentrantlock-contended-8-virtual", Note: "per increment", F: func(b *testing.B) {
 			var l locks.ReentrantLock
 			n := 0
 			contend(b, workers, func(f func()) func() {
 				t := thread.StartVirtualThread(f)
-				return func() { t.Join() }
+				return func() { join(b, t) }
 			}, func() { l.Lock(); n++; l.Unlock() })
 		}},
 	}
@@ -93,11 +93,11 @@ func queueCases() []Case {
 			}
 			<-done
 		}},
-		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.ArrayBlockingQueue, virtual threads", Note: "per element", F: func(b *testing.B) {
+		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.ArrayBlockingQueue, virtual threads", Java: "arrayblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
 			q := queue.NewArrayBlockingQueue[int](capacity, false)
 			transfer(b, q.Put, q.Take)
 		}},
-		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.LinkedBlockingQueue, virtual threads", Note: "per element", F: func(b *testing.B) {
+		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.LinkedBlockingQueue, virtual threads", Java: "linkedblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
 			q := queue.NewLinkedBlockingQueue[int](capacity)
 			transfer(b, q.Put, q.Take)
 		}},
@@ -116,8 +116,7 @@ func transfer(b *testing.B, put func(int) error, take func() (int, error)) {
 			put(i)
 		}
 	})
-	p.Join()
-	c.Join()
+	join(b, p, c)
 }
 
 func executorCases() []Case {
@@ -129,20 +128,24 @@ func executorCases() []Case {
 				<-ch
 			}
 		}},
-		{Group: "submit a task and wait for its result", Name: "virtual thread per task executor, Submit+Get", F: func(b *testing.B) {
+		{Group: "submit a task and wait for its result", Name: "virtual thread per task executor, Submit+Get", Java: "virtual-executor-submit-get", F: func(b *testing.B) {
 			es := executors.NewVirtualThreadPerTaskExecutor()
 			defer es.Close()
 			for i := 0; b.Loop(); i++ {
 				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				f.Get()
+				if _, err := f.Get(); err != nil {
+					b.Error(err)
+				}
 			}
 		}},
-		{Group: "submit a task and wait for its result", Name: "fixed pool of 2 platform threads, Submit+Get", F: func(b *testing.B) {
+		{Group: "submit a task and wait for its result", Name: "fixed pool of 2 platform threads, Submit+Get", Java: "fixed-pool-2-submit-get", F: func(b *testing.B) {
 			es := executors.NewFixedThreadPool(2)
 			defer es.Close()
 			for i := 0; b.Loop(); i++ {
 				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				f.Get()
+				if _, err := f.Get(); err != nil {
+					b.Error(err)
+				}
 			}
 		}},
 	}

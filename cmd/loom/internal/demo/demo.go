@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/loomgo/loom/cmd/loom/java"
 )
 
 // Config says how to run the experiments.
@@ -35,6 +37,10 @@ type Config struct {
 	Budget time.Duration
 	// Long runs that experiment with its published 1 s sleeps whatever the budget.
 	Long bool
+	// Java, if not nil, runs each experiment's Java program (Experiment.Java) on a JDK of this
+	// machine after loom's run, with the same parameters (Experiment.Twin), for the table's
+	// "Java (this machine)" column and the verdict's comparison.
+	Java java.Runner
 
 	deadline time.Time // start + Budget, set by Run
 
@@ -116,6 +122,65 @@ type Experiment struct {
 	// Last runs the experiment after the others (its row keeps its place), so that it can size
 	// itself to what is left of the budget.
 	Last bool
+	// Twin is the experiment's Java program in cmd/loom/java, run when Config.Java is set.
+	Twin *JavaTwin
+}
+
+// JavaTwin says how to run an experiment's Java program with the parameters loom's run used.
+type JavaTwin struct {
+	Program string // the class in cmd/loom/java: "FixedVsVirtual"
+	// Args returns the program's arguments. o is loom's outcome: its figures hold the sizes the
+	// run chose (task counts and sleeps, scaled, or capped to fit the budget).
+	Args func(c *Config, o Outcome) []string
+	// Parallelism and MaxPoolSize are the virtual-thread scheduler's, passed to the JVM as
+	// -Djdk.virtualThreadScheduler.parallelism and .maxPoolSize; 0 is GOMAXPROCS for Parallelism
+	// (loom's default) and the JDK's default for MaxPoolSize.
+	Parallelism, MaxPoolSize int
+	// Metric names the figure of loom's outcome that the verdict compares with the program's
+	// JavaMetric (Metric when empty); What says what it measures. No Metric, no comparison.
+	Metric, JavaMetric, What string
+}
+
+// jvmOptions returns the JVM options of t's run.
+func (t *JavaTwin) jvmOptions() []string {
+	p := t.Parallelism
+	if p == 0 {
+		p = runtime.GOMAXPROCS(0)
+	}
+	opts := []string{fmt.Sprintf("-Djdk.virtualThreadScheduler.parallelism=%d", p)}
+	if t.MaxPoolSize > 0 {
+		opts = append(opts, fmt.Sprintf("-Djdk.virtualThreadScheduler.maxPoolSize=%d", t.MaxPoolSize))
+	}
+	return opts
+}
+
+// compare states loom's figure against the JDK's: "; this JDK: 1,102 ms for the virtual run,
+// loom/JDK = 0.95×".
+func (t *JavaTwin) compare(loom, jvm map[string]float64) string {
+	if t.Metric == "" {
+		return ""
+	}
+	jm := t.JavaMetric
+	if jm == "" {
+		jm = t.Metric
+	}
+	lv, ok1 := loom[t.Metric]
+	jv, ok2 := jvm[jm]
+	if !ok1 || !ok2 {
+		return ""
+	}
+	return fmt.Sprintf("; this JDK: %s for %s, loom/JDK = %s", figure(t.Metric, jv), t.What, ratio(lv, jv))
+}
+
+// figure formats a figure by the unit its name ends with.
+func figure(name string, v float64) string {
+	switch {
+	case strings.HasSuffix(name, "_ms"):
+		return ms(time.Duration(v * float64(time.Millisecond)))
+	case strings.HasSuffix(name, "_bytes_per_thread"):
+		return kb(v) + " a thread"
+	}
+	return commas(int64(v + 0.5))
 }
 
 // Outcome is what an experiment measured.
@@ -141,6 +206,11 @@ type Result struct {
 	Figures map[string]float64 `json:"figures,omitempty"`
 	Seconds float64            `json:"seconds"`
 	Error   string             `json:"error,omitempty"`
+	// The Java program's run on this machine (loom demo --java): its cell, its figures, or why
+	// it could not run.
+	JavaHere    string             `json:"java_here,omitempty"`
+	JavaFigures map[string]float64 `json:"java_figures,omitempty"`
+	JavaError   string             `json:"java_error,omitempty"`
 }
 
 // Select returns the experiments named in only (comma-separated names or prefixes; empty means
@@ -229,10 +299,30 @@ func Run(c *Config, exps []Experiment) []Result {
 			}
 		}
 		c.logf("-> %s (%s) in %.1f s", verdictWord(r.Same), r.Verdict, r.Seconds)
-		res[i] = r
 		quiesce(base)
+		if c.Java != nil && e.Twin != nil {
+			runJava(c, e.Twin, o, &r)
+			quiesce(base)
+		}
+		res[i] = r
 	}
 	return res
+}
+
+// runJava runs t's program with the parameters of loom's outcome o and records it in r.
+func runJava(c *Config, t *JavaTwin, o Outcome, r *Result) {
+	args := t.Args(c, o)
+	c.logf("Java: %s %s", t.Program, strings.Join(args, " "))
+	start := time.Now()
+	jr, err := c.Java.Run(t.Program, t.jvmOptions(), args)
+	if err != nil {
+		r.JavaError = err.Error()
+		c.logf("-> Java could not run: %v", err)
+		return
+	}
+	r.JavaHere, r.JavaFigures = jr.Text, jr.Figures
+	r.Verdict += t.compare(o.Figures, jr.Figures)
+	c.logf("-> Java: %s (%.1f s with the JVM's start)", jr.Text, time.Since(start).Seconds())
 }
 
 // quiesce leaves the next experiment a quiet process: a collected heap, and the OS threads of
@@ -261,11 +351,18 @@ func verdictWord(same bool) string {
 }
 
 // WriteTable prints the results as a Markdown table (readable in a terminal, pastable in a
-// README), followed by the scaling notes.
+// README), followed by the scaling notes. When the Java programs ran (loom demo --java), a "Java
+// (this machine)" column stands beside the published one.
 func WriteTable(w io.Writer, res []Result) error {
 	var b strings.Builder
-	b.WriteString("| experiment | Java (published) | loom (measured now) | verdict |\n")
-	b.WriteString("| --- | --- | --- | --- |\n")
+	withJava := slices.ContainsFunc(res, func(r Result) bool { return r.JavaHere != "" || r.JavaError != "" })
+	if withJava {
+		b.WriteString("| experiment | Java (published) | Java (this machine) | loom (measured now) | verdict |\n")
+		b.WriteString("| --- | --- | --- | --- | --- |\n")
+	} else {
+		b.WriteString("| experiment | Java (published) | loom (measured now) | verdict |\n")
+		b.WriteString("| --- | --- | --- | --- |\n")
+	}
 	same := 0
 	var notes []string
 	for _, r := range res {
@@ -281,9 +378,20 @@ func WriteTable(w io.Writer, res []Result) error {
 		if r.Same {
 			same++
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(r.Loom), cell(v))
+		if withJava {
+			here := r.JavaHere
+			if r.JavaError != "" {
+				here = "not run: " + r.JavaError
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(here), cell(r.Loom), cell(v))
+		} else {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(r.Loom), cell(v))
+		}
 	}
 	fmt.Fprintf(&b, "\n%d of %d experiments have the same shape as in Java.\n", same, len(res))
+	if withJava {
+		b.WriteString("\nJava (this machine): each experiment's program in cmd/loom/java, in a JVM of its own, with the parameters loom's run used; times measured inside the program (JVM start-up excluded).\n")
+	}
 	if len(notes) > 0 {
 		b.WriteString("\n* scaled:\n")
 		for _, n := range notes {
@@ -307,6 +415,7 @@ type Report struct {
 	LoadAverage float64  `json:"load_average"` // 1-minute load average at the end; -1 if unknown
 	Seconds     float64  `json:"seconds"`
 	Same        int      `json:"same_shape"`
+	JDK         string   `json:"jdk,omitempty"` // the JDK of the Java (this machine) runs
 	Experiments []Result `json:"experiments"`
 }
 
@@ -316,6 +425,9 @@ func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error 
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		Scale: c.scale(), LoadAverage: LoadAverage(), Seconds: total.Seconds(),
+	}
+	if c.Java != nil {
+		rep.JDK = c.Java.JDK()
 	}
 	// JSON has no Inf or NaN: leave out a figure that came out as one (a division by a zero
 	// measurement) rather than fail the whole report
@@ -328,6 +440,10 @@ func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error 
 		if r.Figures != nil {
 			rep.Experiments[i].Figures = maps.Clone(r.Figures)
 			maps.DeleteFunc(rep.Experiments[i].Figures, notFinite)
+		}
+		if r.JavaFigures != nil {
+			rep.Experiments[i].JavaFigures = maps.Clone(r.JavaFigures)
+			maps.DeleteFunc(rep.Experiments[i].JavaFigures, notFinite)
 		}
 	}
 	enc := json.NewEncoder(w)

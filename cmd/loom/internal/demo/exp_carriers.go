@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -20,12 +21,12 @@ func oneCarrierSleepers(c *Config) Outcome {
 	var ths []*thread.Thread
 	for i := range 3 {
 		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() {
-			_ = thread.Sleep(100 * time.Millisecond)
+			sleepFor(100 * time.Millisecond)
 			carriers[i] = thread.Current().Carrier()
 		}))
 	}
 	for _, t := range ths {
-		t.Join()
+		joinAll(t)
 	}
 	el := time.Since(start)
 	onOne := true
@@ -56,13 +57,13 @@ func carrierHopping(c *Config) Outcome {
 	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
 	defer s.Close()
 	const n = 16
-	var mu sync.Mutex
+	var mu locks.ReentrantLock // its waiters unmount; a sync.Mutex would hold the carrier
 	var before, after []string
 	var ths []*thread.Thread
 	for range n {
 		ths = append(ths, thread.OfVirtual().Scheduler(s).Start(func() {
 			b := thread.Current().String()
-			_ = thread.Sleep(10 * time.Millisecond)
+			sleepFor(10 * time.Millisecond)
 			a := thread.Current().String()
 			mu.Lock()
 			before, after = append(before, b), append(after, a)
@@ -70,7 +71,7 @@ func carrierHopping(c *Config) Outcome {
 		}))
 	}
 	for _, t := range ths {
-		t.Join()
+		joinAll(t)
 	}
 	ok, hops, example := true, 0, 0
 	for i := range before {
@@ -98,7 +99,7 @@ func sayHelloWorld(c *Config) Outcome {
 	var out []string
 	say := func(w string) {
 		for range 5 {
-			_ = thread.Sleep(100 * time.Millisecond)
+			sleepFor(100 * time.Millisecond)
 			mu.Lock()
 			out = append(out, w)
 			mu.Unlock()
@@ -106,8 +107,8 @@ func sayHelloWorld(c *Config) Outcome {
 	}
 	start := time.Now()
 	world := thread.OfVirtual().Scheduler(s).Start(func() { say("world") })
-	say("hello") // on the main goroutine, a platform thread
-	world.Join() // the Go original may exit before the last "world"; join it
+	say("hello")   // on the main goroutine, a platform thread
+	joinAll(world) // the Go original may exit before the last "world"; join it
 	el := time.Since(start)
 	h, w := 0, 0
 	for _, x := range out {

@@ -18,13 +18,13 @@ func threadLocals(c *Config) Outcome {
 	for i, v := range []string{"virtual-1", "virtual-2"} {
 		ths = append(ths, thread.StartVirtualThread(func() {
 			tl.Set(v)
-			_ = thread.Sleep(10 * time.Millisecond) // unmount, perhaps re-mount on another carrier
+			sleepFor(10 * time.Millisecond) // unmount, perhaps re-mount on another carrier
 			seen[i] = tl.Get()
 		}))
 	}
 	tl.Set("main")
 	for _, t := range ths {
-		t.Join()
+		joinAll(t)
 	}
 	mainAfter := tl.Get()
 	tl.Remove()

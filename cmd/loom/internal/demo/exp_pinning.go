@@ -20,7 +20,7 @@ func onOneCarrier(mode thread.PinningMode, n int, task func(i int)) (time.Durati
 		ths[i] = b.Start(func() { task(i) })
 	}
 	for _, t := range ths {
-		t.Join()
+		joinAll(t)
 	}
 	return time.Since(start), s.Stats()
 }
@@ -34,13 +34,13 @@ func pinning(c *Config) Outcome {
 	const d = 200 * time.Millisecond
 	monitor := func(int) {
 		var m locks.Monitor // a monitor of its own: no contention, only pinning
-		m.Synchronized(func() { _ = thread.Sleep(d) })
+		m.Synchronized(func() { sleepFor(d) })
 	}
 	lock := func(int) {
 		var l locks.ReentrantLock
 		l.Lock()
 		defer l.Unlock()
-		_ = thread.Sleep(d)
+		sleepFor(d)
 	}
 	c.logf("Java 21 rules (PinSynchronized)")
 	sync21, st21 := onOneCarrier(thread.PinSynchronized, n, monitor)
@@ -66,7 +66,7 @@ func hundredMonitors(c *Config) Outcome {
 	n := c.n(100, 10)
 	el, st := onOneCarrier(thread.PinNone, n, func(int) {
 		var m locks.Monitor
-		m.Synchronized(func() { _ = thread.Sleep(50 * time.Millisecond) })
+		m.Synchronized(func() { sleepFor(50 * time.Millisecond) })
 	})
 	o := Outcome{
 		Loom:    fmt.Sprintf("%s, %d carrier used", ms(el), st.PeakPoolSize),

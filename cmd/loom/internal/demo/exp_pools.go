@@ -33,7 +33,7 @@ func runTasks(c *Config, label string, ex executor, n int, task func()) (elapsed
 	return elapsed, pk.stop(), submitted, err
 }
 
-func sleepTask(d time.Duration) func() { return func() { _ = thread.Sleep(d) } }
+func sleepTask(d time.Duration) func() { return func() { sleepFor(d) } }
 
 // fixedVersusVirtual is the experiment of the JEP 444 era articles: n tasks that each sleep d,
 // on a fixed pool of platform threads and on a virtual thread per task.
@@ -46,6 +46,9 @@ func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep,
 	left := c.remaining()
 	// the fixed pool's rounds, three virtual runs, and slack for a loaded machine
 	need := time.Duration((tasks+pool-1)/pool+3)*sleep + 10*time.Second
+	if c.Java != nil {
+		need += time.Duration((tasks+pool-1)/pool+3) * sleep // the JDK's run of the same
+	}
 	capped := false
 	if short > 0 && sleep > short && !c.Long && need > left {
 		sleep, capped = short, true
@@ -189,7 +192,7 @@ func platform100k(c *Config) Outcome {
 	pk := samplePeakThreads()
 	start := time.Now()
 	b := thread.OfPlatform().Daemon(true)
-	task := func() { _ = thread.Sleep(sleep); done.Add(1) }
+	task := func() { sleepFor(sleep); done.Add(1) }
 	for range tasks {
 		if _, err := startGated(b, task, &refused); err != nil {
 			stop()

@@ -17,7 +17,9 @@ func queueSum(c *Config) Outcome {
 		for _, v := range s {
 			total += v
 		}
-		_ = q.Put(total) // blocks until main takes it, as `c <- sum` does
+		if q.Put(total) != nil {
+			thread.Current().Interrupt()
+		} // blocks until main takes it, as `c <- sum` does
 	}
 	thread.StartVirtualThread(func() { sum(s[:len(s)/2]) })
 	thread.StartVirtualThread(func() { sum(s[len(s)/2:]) })

@@ -25,7 +25,7 @@ func scopeFailFast(c *Config) Outcome {
 		return "slow", nil
 	})
 	structured.Fork(s, func() (string, error) {
-		_ = thread.Sleep(100 * time.Millisecond)
+		sleepFor(100 * time.Millisecond)
 		return "", errors.New("inventory service down")
 	})
 	_, err := s.Join()

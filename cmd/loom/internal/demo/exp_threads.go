@@ -19,13 +19,13 @@ func sleepersMemory(n int, start func(task func()) (*thread.Thread, error)) (inu
 			t.Interrupt()
 		}
 		for _, t := range threads {
-			t.Join()
+			joinAll(t)
 		}
 	}()
 	for range n {
 		t, err := start(func() {
 			asleep.Add(1)
-			_ = thread.Sleep(time.Hour) // until interrupted
+			sleepFor(time.Hour) // until interrupted
 		})
 		if err != nil {
 			return 0, 0, err
@@ -116,7 +116,7 @@ func create10k(c *Config) Outcome {
 			threads = append(threads, t)
 		}
 		for _, t := range threads {
-			t.Join()
+			joinAll(t)
 		}
 		return time.Since(t0), nil
 	}

@@ -1,6 +1,26 @@
 package demo
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
+
+// arg returns loom's figure name as a program argument: the size loom's run used.
+func arg(o Outcome, name string) string { return strconv.FormatInt(int64(o.Figures[name]+0.5), 10) }
+
+// msArg returns a duration as a program argument in milliseconds.
+func msArg(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+func noArgs(*Config, Outcome) []string { return nil }
+
+// fixedVsVirtualTwin runs FixedVsVirtual.java with the tasks, pool and sleep of loom's run.
+var fixedVsVirtualTwin = &JavaTwin{
+	Program: "FixedVsVirtual",
+	Args: func(c *Config, o Outcome) []string {
+		return []string{arg(o, "tasks"), arg(o, "pool"), arg(o, "sleep_ms")}
+	},
+	Metric: "virtual_ms", What: "the virtual threads",
+}
 
 // All returns the experiments of DESIGN.md section 4, in the order the articles tell them.
 func All() []Experiment {
@@ -14,6 +34,7 @@ func All() []Experiment {
 				return fixedVersusVirtual(c, 10_000, 200, time.Second, 20*time.Millisecond, 200*time.Millisecond)
 			},
 			Last: true, // sized to what is left of the time budget
+			Twin: fixedVsVirtualTwin,
 		},
 		{
 			Name:  "cached-pool",
@@ -21,6 +42,9 @@ func All() []Experiment {
 			Java:  "thousands of OS threads, then OutOfMemoryError: unable to create native thread",
 			Rule:  "thousands of OS threads, then a clean ErrThreadLimit (or all done); never a crash",
 			Run:   cachedPool,
+			Twin: &JavaTwin{Program: "CachedPool", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks"), msArg(c.dur(time.Second, 100*time.Millisecond))}
+			}},
 		},
 		{
 			Name:  "virtual-100k",
@@ -28,6 +52,9 @@ func All() []Experiment {
 			Java:  "1,404–1,444 ms (JDK 25, 14 cores), ~170 MB peak; 3,400 ms (JDK 19, 6 cores)",
 			Rule:  "done in under 5× the sleep (Java: 1.4× on 14 cores, 3.4× on 6)",
 			Run:   virtual100k,
+			Twin: &JavaTwin{Program: "Virtual100k", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks"), arg(o, "sleep_ms")}
+			}, Metric: "elapsed_ms", What: "the run"},
 		},
 		{
 			Name:  "platform-100k",
@@ -35,6 +62,9 @@ func All() []Experiment {
 			Java:  "11,500 ms, 23,000 threads",
 			Rule:  "all done without a crash, over 3× the sleep (OS threads are the bottleneck)",
 			Run:   platform100k,
+			Twin: &JavaTwin{Program: "Platform100k", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks"), msArg(c.dur(time.Second, 100*time.Millisecond))}
+			}, Metric: "elapsed_ms", What: "the run"},
 		},
 		{
 			Name:  "fixed-vs-virtual-100ms",
@@ -44,6 +74,7 @@ func All() []Experiment {
 			Run: func(c *Config) Outcome {
 				return fixedVersusVirtual(c, 10_000, 200, 100*time.Millisecond, 20*time.Millisecond, 0)
 			},
+			Twin: fixedVsVirtualTwin,
 		},
 		{
 			Name:  "futures-1m",
@@ -51,6 +82,8 @@ func All() []Experiment {
 			Java:  "sum 999,999,000,000 in 569 ms",
 			Rule:  "the right sum, in under 10 s",
 			Run:   futures1M,
+			Twin: &JavaTwin{Program: "Futures1M", Args: func(c *Config, o Outcome) []string { return []string{arg(o, "tasks")} },
+				Metric: "elapsed_ms", What: "the run"},
 		},
 		{
 			Name:  "memory-10k",
@@ -58,6 +91,8 @@ func All() []Experiment {
 			Java:  "7.8 MB vs 19.2 GB (virtual memory, 1 MB stacks)",
 			Rule:  "a platform thread costs ≥ 3× a virtual one",
 			Run:   memory10k,
+			Twin: &JavaTwin{Program: "Memory10k", Args: func(c *Config, o Outcome) []string { return []string{arg(o, "threads")} },
+				Metric: "virtual_bytes_per_thread", What: "a sleeping virtual thread"},
 		},
 		{
 			Name:  "create-10k",
@@ -65,6 +100,8 @@ func All() []Experiment {
 			Java:  "84 ms vs 346 ms",
 			Rule:  "platform/virtual ≥ 2×",
 			Run:   create10k,
+			Twin: &JavaTwin{Program: "Create10k", Args: func(c *Config, o Outcome) []string { return []string{arg(o, "threads")} },
+				Metric: "virtual_ms", What: "the virtual threads"},
 		},
 		{
 			Name:  "one-carrier-sleepers",
@@ -72,6 +109,7 @@ func All() []Experiment {
 			Java:  "156 ms total, all on worker-1",
 			Rule:  "under 250 ms (not 300), all on worker-1",
 			Run:   oneCarrierSleepers,
+			Twin:  &JavaTwin{Program: "OneCarrierSleepers", Args: noArgs, Parallelism: 1, Metric: "elapsed_ms", What: "the run"},
 		},
 		{
 			Name:  "pinning",
@@ -79,6 +117,8 @@ func All() []Experiment {
 			Java:  "Java 21: 831 vs 200 ms; Java 25: 213 vs 200 ms",
 			Rule:  "Java 21 rules: synchronized ≥ 3× the lock; Java 25 rules: < 2×",
 			Run:   pinning,
+			Twin: &JavaTwin{Program: "Pinning", Args: noArgs, Parallelism: 1, MaxPoolSize: 1,
+				Metric: "sync25_ms", JavaMetric: "sync_ms", What: "synchronized under Java 25 rules"},
 		},
 		{
 			Name:  "monitors-100",
@@ -86,6 +126,8 @@ func All() []Experiment {
 			Java:  "59 ms, 1 carrier used",
 			Rule:  "under 500 ms (not 5 s), one carrier",
 			Run:   hundredMonitors,
+			Twin: &JavaTwin{Program: "Monitors100", Args: func(c *Config, o Outcome) []string { return []string{arg(o, "threads")} },
+				Parallelism: 1, MaxPoolSize: 1, Metric: "elapsed_ms", What: "the run"},
 		},
 		{
 			Name:  "scope-fail-fast",
@@ -93,6 +135,7 @@ func All() []Experiment {
 			Java:  "fails in 143 ms, slow fork interrupted",
 			Rule:  "Join fails in under 1 s and the slow fork is interrupted",
 			Run:   scopeFailFast,
+			Twin:  &JavaTwin{Program: "ScopeFailFast", Args: noArgs, Metric: "elapsed_ms", What: "the failure"},
 		},
 		{
 			Name:  "scope-first-success",
@@ -100,6 +143,7 @@ func All() []Experiment {
 			Java:  "\"cache\" wins",
 			Rule:  "\"cache\" (the 50 ms fork) wins, the others are cancelled",
 			Run:   scopeFirstSuccess,
+			Twin:  &JavaTwin{Program: "ScopeFirstSuccess", Args: noArgs, Metric: "elapsed_ms", What: "the winner"},
 		},
 		{
 			Name:  "carrier-hopping",
@@ -107,6 +151,7 @@ func All() []Experiment {
 			Java:  "VirtualThread[#21]/runnable@ForkJoinPool-1-worker-1, may resume on another worker",
 			Rule:  "the JDK's format before and after",
 			Run:   carrierHopping,
+			Twin:  &JavaTwin{Program: "CarrierHopping", Args: noArgs, Parallelism: 2},
 		},
 		{
 			Name:  "threadlocal",
@@ -114,6 +159,7 @@ func All() []Experiment {
 			Java:  "each sees only its own value; main sees none (null) first",
 			Rule:  "each thread reads back only its own value; main reads the zero value first",
 			Run:   threadLocals,
+			Twin:  &JavaTwin{Program: "ThreadLocals", Args: noArgs},
 		},
 		{
 			Name:  "say-hello-world",
@@ -121,6 +167,27 @@ func All() []Experiment {
 			Java:  "same output as the Go original",
 			Rule:  "5 hello + 5 world, sleeping concurrently",
 			Run:   sayHelloWorld,
+			Twin:  &JavaTwin{Program: "SayHelloWorld", Args: noArgs, Metric: "elapsed_ms", What: "the run"},
+		},
+		{
+			Name:  "server-per-connection",
+			Title: "thread-per-connection server on 2 carriers: 300 keep-alive clients × 5 lines 100 ms apart, virtual threads (vio) vs goroutines",
+			Java:  "no article; issue 12 measured on this machine: JDK 25 600 ms, goroutines 540 ms",
+			Rule:  "virtual threads take at most 2× the goroutines' time (plain conns: ~100×)",
+			Run:   threadPerConnection,
+			Twin: &JavaTwin{Program: "ServerPerConnection", Parallelism: 2, Metric: "virtual_ms", JavaMetric: "elapsed_ms", What: "the virtual threads",
+				Args: func(c *Config, o Outcome) []string {
+					return []string{arg(o, "clients"), arg(o, "lines"), arg(o, "gap_ms")}
+				}},
+		},
+		{
+			Name:  "http-calls-10k",
+			Title: "10,000 HTTP calls at once (≤ 2,000 connections) to a server answering after 100 ms, virtual threads (vio.Transport) vs goroutines",
+			Java:  "no article; JDK 25's HttpClient on virtual threads, this machine, loaded: 2,500–5,700 ms",
+			Rule:  "every call answered; virtual threads take at most 2× the goroutines' time",
+			Run:   httpCalls,
+			Twin: &JavaTwin{Program: "HttpCalls", Parallelism: 2, Metric: "virtual_ms", JavaMetric: "elapsed_ms", What: "the virtual threads",
+				Args: func(c *Config, o Outcome) []string { return []string{arg(o, "calls"), arg(o, "conns")} }},
 		},
 		{
 			Name:  "queue-sum",
@@ -128,6 +195,17 @@ func All() []Experiment {
 			Java:  "same output as the Go original (-5 17 12)",
 			Rule:  "the two half sums, in either order, and 12",
 			Run:   queueSum,
+			Twin:  &JavaTwin{Program: "QueueSum", Args: noArgs},
+		},
+		{
+			Name:  "work-stealing",
+			Title: "work stealing: one worker forks 2,000 CPU-bound tasks on its own deque, 4 workers",
+			Java:  "ForkJoinPool: the idle workers steal from the loaded deque (getStealCount > 0, work spread out)",
+			Rule:  "≥ 2 workers ran tasks, and StealCount ≥ the tasks the other workers ran",
+			Run:   workStealing,
+			Twin: &JavaTwin{Program: "WorkStealing", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks")}
+			}, Metric: "by_others", What: "the tasks the other workers ran"},
 		},
 	}
 }

@@ -51,8 +51,11 @@ func ratio(a, b float64) string {
 		return "∞×"
 	}
 	r := a / b
-	if r >= 10 {
+	switch {
+	case r >= 10:
 		return fmt.Sprintf("%.0f×", r)
+	case r < 0.1:
+		return fmt.Sprintf("%.2f×", r) // not "0.0×"
 	}
 	return fmt.Sprintf("%.1f×", r)
 }

@@ -1,0 +1,101 @@
+package vio
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/thread"
+)
+
+// endpoint is what every vio resource shares: it can be closed by an interrupt of a thread
+// blocked on it (Java's AbstractInterruptibleChannel), and it remembers whether deadlines are
+// set, so that a virtual thread blocked on it shows TIMED_WAITING (Java's setSoTimeout).
+type endpoint struct {
+	mu       sync.Mutex // held while an interrupt closes the resource
+	closed   atomic.Bool
+	closedBy atomic.Pointer[thread.Thread] // the thread whose interrupt closed it
+	rdl, wdl atomic.Bool                   // a read (write) deadline is set
+	closeFn  func() error                  // closes the resource
+	rwait    rt.IOWait                     // registered by reads (and accepts, receives)
+	wwait    rt.IOWait                     // registered by writes
+}
+
+// init prepares e for the resource blocker, closed by closeFn.
+func (e *endpoint) init(blocker any, closeFn func() error, readOp, writeOp string) {
+	e.closeFn = closeFn
+	e.rwait = rt.IOWait{Op: readOp, Blocker: blocker, Interrupt: e.interrupt}
+	e.wwait = rt.IOWait{Op: writeOp, Blocker: blocker, Interrupt: e.interrupt}
+}
+
+// interrupt closes the resource on behalf of the interrupted thread t, unless it is closed
+// already (then there is nothing to do: the blocked call fails on its own, as Java's
+// AsynchronousCloseException).
+func (e *endpoint) interrupt(t any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed.CompareAndSwap(false, true) {
+		e.closedBy.Store(t.(*thread.Thread)) // before the close, so the woken call sees it
+		e.closeFn()
+	}
+}
+
+// close closes the resource for its owner.
+func (e *endpoint) close() error {
+	e.closed.Store(true)
+	return e.closeFn()
+}
+
+// byInterruptOf reports whether an interrupt of t closed the resource. If so, it returns once the
+// close is complete: Go's poller wakes a blocked call as a close begins, and the call must not
+// report the resource closed while the interrupting goroutine is still closing it (a listening
+// socket would still accept connections).
+func (e *endpoint) byInterruptOf(t any) bool {
+	if by := e.closedBy.Load(); by == nil || t != any(by) {
+		return false
+	}
+	e.mu.Lock()
+	e.mu.Unlock() //nolint:staticcheck // an empty critical section: wait for interrupt to finish
+	return true
+}
+
+// readHow and writeHow say how a thread blocked on e shows.
+func (e *endpoint) readHow() int  { return how(e.rdl.Load()) }
+func (e *endpoint) writeHow() int { return how(e.wdl.Load()) }
+
+func how(timed bool) int {
+	if timed {
+		return rt.IOTimedWaiting
+	}
+	return rt.IOWaiting
+}
+
+func (e *endpoint) setDeadlines(read, write bool, t time.Time) {
+	if read {
+		e.rdl.Store(!t.IsZero())
+	}
+	if write {
+		e.wdl.Store(!t.IsZero())
+	}
+}
+
+// call runs fn, which blocks in Go's own ways, as an I/O call of the current thread: registered
+// as w, so that an interrupt reaches it, and unmounted while it runs if the thread is a mounted
+// virtual thread (showing as how says). It returns the thread (nil on a goroutine that is not a
+// loom thread: fn just runs). Every hand-off is paid even if fn does not block: it is the path
+// for the calls vio cannot try without blocking.
+func call(w *rt.IOWait, how int, fn func()) (t any) {
+	t, mounted := rt.IOCurrent()
+	if t == nil {
+		fn()
+		return nil
+	}
+	prev := rt.IOBegin(t, w)
+	defer rt.IOEnd(t, prev) // fn may panic (a handler, a round tripper): re-mount regardless
+	if mounted {
+		rt.IOPark(t, how)
+	}
+	fn()
+	return t
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package vio_test
+
+const raceEnabled = true
