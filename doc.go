@@ -53,6 +53,8 @@
 //	synchronized (this) { ... wait(); notify() }    var m locks.Monitor; m.Synchronized(func() { m.Wait(); m.Notify() })
 //	new Semaphore(n) / new CountDownLatch(n)        locks.NewSemaphore(n, false) / locks.NewCountDownLatch(n)
 //	new CyclicBarrier(n, action)                    locks.NewCyclicBarrier(n, action)
+//	new Phaser(n) / new Exchanger<>() / StampedLock locks.NewPhaser(n) / locks.Exchanger[T] / locks.StampedLock
+//	ForkJoinPool.commonPool().invoke(recursiveTask) forkjoin.Invoke(forkjoin.CommonPool(), forkjoin.NewRecursiveTask(f))
 //	new ArrayBlockingQueue<>(n) put/take            queue.NewArrayBlockingQueue[T](n, false) Put/Take
 //	new SynchronousQueue<>()                        queue.NewSynchronousQueue[T](false)
 //	ThreadLocal.withInitial(s)                      threadlocal.WithInitial(s)

@@ -3,6 +3,7 @@ package locks_test
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,16 +64,19 @@ func TestCountDownLatchAwaitReleasesAllWaiters(t *testing.T) {
 
 func TestCountDownLatchTimedAwait(t *testing.T) {
 	l := locks.NewCountDownLatch(1)
+	var timedOut atomic.Bool
 	th := startVirtual(func() {
 		if ok, err := l.AwaitTimeout(30 * time.Millisecond); ok || err != nil {
 			t.Errorf("AwaitTimeout = %v, %v; want false (timeout)", ok, err)
 		}
+		timedOut.Store(true)
 		if ok, err := l.AwaitTimeout(longWait); !ok || err != nil {
 			t.Errorf("AwaitTimeout = %v, %v; want true", ok, err)
 		}
 	})
+	// count down only once the first await has timed out, however slow the machine
+	eventually(t, "the first await to time out", timedOut.Load)
 	testutil.WaitState(t, th, thread.TimedWaiting)
-	time.Sleep(60 * time.Millisecond)
 	l.CountDown()
 	testutil.Join(t, th)
 	if ok, _ := l.AwaitTimeout(0); !ok {

@@ -55,7 +55,8 @@ func NewCyclicBarrier(parties int, action func()) *CyclicBarrier {
 // It returns ErrBrokenBarrier if the barrier is or becomes broken while waiting, and
 // thread.ErrInterrupted (status cleared, barrier broken) if the current thread is interrupted
 // before or while waiting. If the action panics, the barrier is broken and the panic goes on in
-// the thread that ran it. It ports CyclicBarrier.await().
+// the thread that ran it; runtime.Goexit in the action breaks the barrier too. It ports
+// CyclicBarrier.await().
 func (b *CyclicBarrier) Await() (int, error) { return b.await(-1) }
 
 // AwaitTimeout is Await that gives up after d: it then breaks the barrier and returns

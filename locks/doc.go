@@ -9,6 +9,9 @@
 //	java.util.concurrent.Semaphore               [Semaphore]
 //	java.util.concurrent.CountDownLatch          [CountDownLatch]
 //	java.util.concurrent.CyclicBarrier           [CyclicBarrier]
+//	java.util.concurrent.Phaser                  [Phaser]
+//	java.util.concurrent.Exchanger               [Exchanger]
+//	java.util.concurrent.locks.StampedLock       [StampedLock]
 //	synchronized, Object.wait/notify/notifyAll   [Monitor], [MonitorOf]
 //	IllegalMonitorStateException                 [ErrIllegalMonitorState] (a panic)
 //	InterruptedException                         thread.ErrInterrupted (a returned error)

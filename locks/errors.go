@@ -14,8 +14,23 @@ import (
 var ErrIllegalMonitorState = errors.New("locks: current thread is not owner")
 
 // ErrMaxCount is Java's Error("Maximum lock count exceeded") and Error("Maximum permit count
-// exceeded"): a hold count or permit count would overflow. It is raised by a panic.
+// exceeded"): a hold count (ReentrantLock, Monitor, either lock of a ReentrantReadWriteLock) would
+// pass 2,147,483,647, or a Semaphore's permit count would pass math.MaxInt. It is raised by a
+// panic whose value wraps it and names the count, and the count is left as it was.
 var ErrMaxCount = errors.New("locks: maximum count exceeded")
+
+// ErrCountUnderflow is Java's Error("Permit count underflow"): Semaphore.ReducePermits would take
+// the permit count below math.MinInt. It is raised by a panic whose value wraps it, and the count
+// is left as it was.
+var ErrCountUnderflow = errors.New("locks: count underflow")
+
+// Every counter in the package checks both ends and fails as Java does instead of wrapping
+// around: these are Errors in Java (not exceptions a program is expected to handle), so they
+// panic here, with a value that errors.Is recognises and a message that gives Java's words.
+
+func panicMaxCount(what string) {
+	panic(fmt.Errorf("%w: %s (Maximum %s count exceeded)", ErrMaxCount, what, what))
+}
 
 // ErrUnsupported is Java's UnsupportedOperationException: a read lock has no conditions. It is
 // raised by a panic.

@@ -61,7 +61,7 @@ func (s *exclusive) TryAcquire(t *thread.Thread, n int64) bool {
 
 func (s *exclusive) addHolds(n int64) {
 	if int64(s.holds)+n > math.MaxInt32 {
-		panic(ErrMaxCount)
+		panicMaxCount("lock")
 	}
 	s.holds += int32(n)
 }

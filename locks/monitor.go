@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 	"weak"
 
 	"github.com/loomgo/loom/internal/rt"
@@ -138,8 +139,9 @@ func (m *Monitor) wait(d time.Duration) error {
 }
 
 // Notify wakes one thread waiting on the monitor (the longest-waiting), if any; it returns from
-// Wait after re-entering the monitor, once the caller has released it. A Notify with no waiter
-// is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
+// Wait after re-entering the monitor, once the caller has released it. From the notification on
+// it waits to re-enter: it is BLOCKED, with the monitor as its Blocker, while the caller still
+// holds the monitor. A Notify with no waiter is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
 // monitor. It ports Object.notify().
 func (m *Monitor) Notify() {
 	if !m.s.heldBy(waitq.Current()) {
@@ -148,7 +150,8 @@ func (m *Monitor) Notify() {
 	m.s.q.Signal(&m.c, true)
 }
 
-// NotifyAll wakes every thread waiting on the monitor. It panics with ErrIllegalMonitorState
+// NotifyAll wakes every thread waiting on the monitor; each is BLOCKED until it re-enters in
+// turn, as after Notify. It panics with ErrIllegalMonitorState
 // if the current thread does not hold the monitor. It ports Object.notifyAll().
 func (m *Monitor) NotifyAll() {
 	if !m.s.heldBy(waitq.Current()) {
@@ -190,6 +193,9 @@ type monitorWaitSet Monitor
 // String returns "Monitor@<addr> (wait set)".
 func (w *monitorWaitSet) String() string { return fmt.Sprintf("Monitor@%p (wait set)", w) }
 
+// Monitor implements rt.WaitSet: a notified waiter, BLOCKED, shows the monitor as its blocker.
+func (w *monitorWaitSet) Monitor() any { return (*Monitor)(w) }
+
 // The monitors of arbitrary objects, keyed by a weak pointer to the object so that the table
 // does not keep it alive; a cleanup attached to the object drops its entry once it is
 // collected. (A map keyed by the plain pointer would pin every object ever synchronized on, and
@@ -202,11 +208,20 @@ var objectMonitors struct {
 // MonitorOf returns the monitor of the object p points to, the same one for the object's
 // whole life: MonitorOf(obj).Synchronized(fn) is synchronized (obj) { fn() }. The table of
 // monitors does not keep the object alive, and forgets the monitor once the object has been
-// collected. Distinct zero-size objects may share one monitor (Go may give them one address).
-// It panics with thread.ErrNilArgument if p is nil.
+// collected. It panics with thread.ErrNilArgument if p is nil.
+//
+// T must not be zero-size: Go may give every zero-size allocation (new(struct{}), a [0]int) the
+// same address, so distinct objects would share one monitor and a Notify would wake the wrong
+// waiter. MonitorOf panics with thread.ErrIllegalArgument for a zero-size T. Java's
+// `final Object lock = new Object()` ports to `lock := new(locks.Monitor)` (a Monitor is its
+// own lock object); to synchronize on a value of your own, give its type a field.
 func MonitorOf[T any](p *T) *Monitor {
 	if p == nil {
 		panicNil("object")
+	}
+	if unsafe.Sizeof(*p) == 0 {
+		panicIAE("MonitorOf of a zero-size %T: distinct zero-size values may share one address, "+
+			"so they would share a monitor; use new(locks.Monitor) or a type with a field", *p)
 	}
 	key := any(weak.Make(p))
 	objectMonitors.mu.Lock()

@@ -2,7 +2,9 @@ package locks_test
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -366,5 +368,33 @@ func TestMonitorWorksAcrossForeignGoroutines(t *testing.T) {
 	wg.Wait()
 	if n != 800 {
 		t.Fatal(n)
+	}
+}
+
+// Issue 15, defect 11: Java's `final Object lock = new Object()` ports naturally to
+// new(struct{}), and Go may give every such allocation one address, so unrelated objects would
+// share a monitor and a Notify would wake the wrong waiter. MonitorOf rejects zero-size types
+// with a panic that says what to use instead.
+func TestMonitorOfRejectsZeroSizeTypes(t *testing.T) {
+	a, b := new(struct{}), new(struct{})
+	for _, f := range []func(){
+		func() { locks.MonitorOf(a) },
+		func() { locks.MonitorOf(b) },
+		func() { locks.MonitorOf(new([0]int)) },
+		func() { type empty struct{}; locks.MonitorOf(&empty{}) },
+	} {
+		testutil.MustPanic(t, thread.ErrIllegalArgument, f)
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, "new(locks.Monitor)") {
+					t.Errorf("panic %q does not say what to use instead", msg)
+				}
+			}()
+			f()
+		}()
+	}
+	type withField struct{ _ byte }
+	if locks.MonitorOf(&withField{}) == nil {
+		t.Fatal("no monitor for a non-empty type")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -89,7 +90,7 @@ func (h *readHolds) inc(t *thread.Thread) {
 	}
 	for i := range h.slots {
 		s := &h.slots[i]
-		if o := s.t.Load(); (o == nil || o.State() == thread.Terminated) && s.t.CompareAndSwap(o, t) {
+		if o := s.t.Load(); (o == nil || rt.Terminated(o)) && s.t.CompareAndSwap(o, t) {
 			s.holds = 1
 			return
 		}

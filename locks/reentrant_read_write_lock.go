@@ -84,7 +84,7 @@ func (s *rwSync) TryAcquire(t *thread.Thread, n int64) bool {
 			return false // readers (maybe t itself: no upgrade) or another writer
 		}
 		if w+n > maxCount {
-			panic(ErrMaxCount)
+			panicMaxCount("lock")
 		}
 		s.state.Add(n)
 		return true
@@ -108,7 +108,7 @@ func (s *rwSync) TryAcquireShared(t *thread.Thread, _ int64) int64 {
 			return -1
 		}
 		if readCount(c) == maxCount {
-			panic(ErrMaxCount)
+			panicMaxCount("lock")
 		}
 		if s.state.CompareAndSwap(c, c+readUnit) {
 			s.reads.inc(t)

@@ -31,7 +31,13 @@ func TestScaleHundredThousandVirtualThreadsOnLatchLockAndMonitor(t *testing.T) {
 			m.Synchronized(func() { b++ })
 		})
 	}
-	eventually(t, "all waiting", func() bool { return gate.Count() == 1 && ths[n-1].State() == thread.Waiting })
+	// a generous bound: on a loaded 2-core machine starting 100,000 threads can take a while
+	for deadline := time.Now().Add(2 * time.Minute); gate.Count() != 1 || ths[n-1].State() != thread.Waiting; {
+		if time.Now().After(deadline) {
+			t.Fatalf("not all waiting after 2 minutes: last thread %v", ths[n-1].State())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	gate.CountDown()
 	for _, th := range ths {
 		testutil.Join(t, th)

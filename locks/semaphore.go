@@ -26,7 +26,9 @@ import (
 // through TryAcquire and TryAcquireN, which always barge (as in Java). A virtual thread unmounts
 // while it waits. A Release synchronizes before the acquire that takes its permits returns.
 //
-// Negative permit arguments panic with thread.ErrIllegalArgument.
+// Negative permit arguments panic with thread.ErrIllegalArgument. The count never wraps around:
+// a release past math.MaxInt panics with ErrMaxCount, a reduction below math.MinInt with
+// ErrCountUnderflow, and an acquire from a count near math.MinInt simply finds too few permits.
 type Semaphore struct {
 	_    noCopy
 	s    semSync
@@ -40,11 +42,18 @@ type semSync struct {
 
 // TryAcquireShared implements waitq.Sync: take n permits if there are enough; return what is
 // left (negative: not enough, nothing taken).
+//
+// It compares before it subtracts: from a count near math.MinInt, avail-n would wrap around to a
+// large positive number and grant permits that do not exist. (Java's Semaphore subtracts first
+// and, from Integer.MIN_VALUE+1, tryAcquire(10) succeeds; loom does not copy that.)
 func (s *semSync) TryAcquireShared(_ *thread.Thread, n int64) int64 {
 	for {
 		avail := s.permits.Load()
-		left := avail - n
-		if left < 0 || s.permits.CompareAndSwap(avail, left) {
+		if avail < n {
+			return -1
+		}
+		left := avail - n // n >= 0 and avail >= n: cannot wrap
+		if s.permits.CompareAndSwap(avail, left) {
 			return left
 		}
 	}
@@ -150,13 +159,14 @@ func (s *Semaphore) TryAcquireNTimeout(n int, d time.Duration) (bool, error) {
 func (s *Semaphore) Release() { s.ReleaseN(1) }
 
 // ReleaseN gives back n permits. It panics with thread.ErrIllegalArgument if n < 0, and with
-// ErrMaxCount if the count would overflow. It ports Semaphore.release(int).
+// ErrMaxCount if the count would pass math.MaxInt (Java's Error("Maximum permit count
+// exceeded")), leaving it unchanged. It ports Semaphore.release(int).
 func (s *Semaphore) ReleaseN(n int) {
 	checkPermits(n)
 	for {
 		c := s.s.permits.Load()
 		if c > math.MaxInt64-int64(n) {
-			panic(ErrMaxCount)
+			panicMaxCount("permit")
 		}
 		if s.s.permits.CompareAndSwap(c, c+int64(n)) {
 			break
@@ -182,10 +192,20 @@ func (s *Semaphore) DrainPermits() int {
 }
 
 // ReducePermits removes n permits, without waiting; the count may become negative. It panics
-// with thread.ErrIllegalArgument if n < 0. It ports Semaphore.reducePermits.
+// with thread.ErrIllegalArgument if n < 0, and with ErrCountUnderflow if the count would go
+// below math.MinInt (Java's Error("Permit count underflow")), leaving it unchanged. It ports
+// Semaphore.reducePermits.
 func (s *Semaphore) ReducePermits(n int) {
 	checkPermits(n)
-	s.s.permits.Add(-int64(n))
+	for {
+		c := s.s.permits.Load()
+		if c < math.MinInt64+int64(n) {
+			panic(fmt.Errorf("%w: permits (Permit count underflow)", ErrCountUnderflow))
+		}
+		if s.s.permits.CompareAndSwap(c, c-int64(n)) {
+			return
+		}
+	}
 }
 
 // IsFair reports whether the semaphore is fair. It ports Semaphore.isFair().

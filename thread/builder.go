@@ -116,7 +116,8 @@ func (v *VirtualBuilder) InheritInheritableThreadLocals(inherit bool) *VirtualBu
 }
 
 // UncaughtExceptionHandler sets the handler called, on the failing thread, when a thread's task
-// panics. A nil handler panics with ErrNilArgument.
+// panics. A panic in the handler is ignored, as the JVM ignores an exception thrown by the
+// handler; runtime.Goexit in it just ends the thread. A nil handler panics with ErrNilArgument.
 func (v *VirtualBuilder) UncaughtExceptionHandler(h func(t *Thread, panicValue any)) *VirtualBuilder {
 	v.b.setUEH(h)
 	return v

@@ -35,14 +35,19 @@
 // A platform thread, from [OfPlatform], is a goroutine locked to its own OS thread for its whole
 // life, so it costs what a Java platform thread costs. Starting one past
 // [PlatformThreadLimit] fails with [ErrThreadLimit] rather than letting the Go runtime abort the
-// process. [AwaitNonDaemon] waits for non-daemon platform threads as the JVM does before exiting.
+// process. Virtual threads inside [Blocking] that have given their carrier back count against
+// the same limit (each may hold an OS thread in a syscall); past it, Blocking keeps the carrier.
+// [AwaitNonDaemon] waits for non-daemon platform threads as the JVM does before exiting.
 //
 // # Goroutines loom did not start
 //
 // [Current] works on any goroutine: one loom did not start is attached to a platform Thread for
 // its life (the main goroutine is Thread[#1,main,5,main]), so locks, conditions, queues and
-// thread-locals work there too. Attachments of goroutines that have ended are swept, so the
-// bookkeeping stays bounded; [Detach] ends one explicitly.
+// thread-locals work there too. Go does not say when a goroutine ends, so attachments of ended
+// goroutines are found by sweeping the list of live goroutines: the bookkeeping stays bounded,
+// [LiveThreads] and the dumps never list an ended goroutine, and [Thread.State], IsAlive and Join
+// of an attached Thread see its end within milliseconds, at a bounded cost that [Current]
+// spells out. [Detach] ends an attachment at once, for nothing.
 //
 // # Interrupts
 //

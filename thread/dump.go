@@ -17,13 +17,23 @@ import (
 // goroutine attached by Current, and every virtual thread that has begun to run (a virtual thread
 // queued for its first carrier is not listed yet, as in the JDK its stack would be empty). Unlike
 // Java's Thread.getAllStackTraces it includes virtual threads.
+//
+// If Current has attached goroutines loom did not start, LiveThreads first sweeps the ones that
+// have ended (see Current): it then costs a scan of every goroutine's stack header, a brief
+// stop of the world.
 func LiveThreads() []*Thread {
+	sweepForeignNow()
+	return liveThreads()
+}
+
+// liveThreads is LiveThreads without the sweep.
+func liveThreads() []*Thread {
 	var ts []*Thread
 	for i := range registry {
 		sh := &registry[i]
 		sh.mu.Lock()
 		for _, t := range sh.m {
-			if t.IsAlive() {
+			if t.alive() {
 				ts = append(ts, t)
 			}
 		}
@@ -43,10 +53,15 @@ type Owned interface {
 // FindDeadlocked returns the threads that are deadlocked: each waits to acquire a lock or monitor
 // (see Owned) that is held by another thread of the same cycle. It returns nil if there are none.
 // It ports ThreadMXBean.findDeadlockedThreads; like it, it is a snapshot taken while threads run,
-// meant for diagnosis.
+// meant for diagnosis. It sweeps ended foreign goroutines first, as LiveThreads does.
 func FindDeadlocked() []*Thread {
+	sweepForeignNow()
+	return findDeadlocked(liveThreads())
+}
+
+func findDeadlocked(live []*Thread) []*Thread {
 	next := func(t *Thread) *Thread {
-		st := t.State()
+		st := t.rawState()
 		if st != Waiting && st != TimedWaiting && st != Blocked {
 			return nil
 		}
@@ -64,7 +79,7 @@ func FindDeadlocked() []*Thread {
 	)
 	mark := map[*Thread]int{}
 	inCycle := map[*Thread]bool{}
-	for _, start := range LiveThreads() {
+	for _, start := range live {
 		var path []*Thread
 		t := start
 		for t != nil && mark[t] == unseen {
@@ -110,9 +125,10 @@ const (
 // the deadlocks FindDeadlocked finds. It ports HotSpotDiagnosticMXBean.dumpThreads. It stops the
 // world briefly to read the goroutine stacks.
 func DumpThreads(w io.Writer, format DumpFormat) error {
+	sweepForeignNow()
 	stacks := goroutineStacks()
-	ts := LiveThreads()
-	dead := FindDeadlocked()
+	ts := liveThreads()
+	dead := findDeadlocked(ts)
 	if format == DumpJSON {
 		return dumpJSON(w, ts, stacks, dead)
 	}
@@ -123,7 +139,7 @@ func DumpThreads(w io.Writer, format DumpFormat) error {
 		if t.virtual {
 			kind = " virtual"
 		}
-		fmt.Fprintf(&b, "#%d \"%s\"%s %s", t.id, t.Name(), kind, t.State())
+		fmt.Fprintf(&b, "#%d \"%s\"%s %s", t.id, t.Name(), kind, t.rawState())
 		if c := t.Carrier(); c != "" {
 			fmt.Fprintf(&b, " on %s", c)
 		}
@@ -185,7 +201,7 @@ func dumpJSON(w io.Writer, ts []*Thread, stacks map[int64][]string, dead []*Thre
 				containers = append(containers, c)
 			}
 		}
-		jt := jsonThread{Tid: strconv.FormatInt(t.id, 10), Name: t.Name(), State: t.State().String(),
+		jt := jsonThread{Tid: strconv.FormatInt(t.id, 10), Name: t.Name(), State: t.rawState().String(),
 			Virtual: t.virtual, Carrier: t.Carrier(), Deadlocked: slices.Contains(dead, t), Stack: stacks[t.gid.Load()]}
 		if jt.Stack == nil {
 			jt.Stack = []string{}

@@ -69,11 +69,14 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		pinnedBy = t.pinnedBy(reason)
 	}
 	unmount := t.virtual && slot != nil && pinnedBy == ""
+	if unmount {
+		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
+	}
 	t.parkReason = reason
 	if blocker != nil {
 		t.blocker.Store(&blockerBox{blocker})
 	}
-	t.state.Store(int32(st))
+	t.enterParkState(st, reason)
 	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
 	// untimed one; a platform thread's waits on its own timer's channel (see awaitTimer).
 	var deadline int64
@@ -109,7 +112,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 				t.timer.Stop()
 			}
 			permit.Store(false)
-			t.afterPark(blocker)
+			t.afterPark(blocker, reason)
 			return
 		}
 		// a waker won: it will hand us our way back; wait for it as usual
@@ -118,7 +121,6 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var start time.Time
 	var compensated bool
 	if unmount {
-		t.labelGoroutine()
 		t.slot.Store(nil)
 		t.sched.parked.Add(1)
 		slot.Pool().Release(slot)
@@ -154,14 +156,18 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	}
 	t.park.Store(seq << seqShift)
 	permit.Store(false)
-	t.afterPark(blocker)
+	t.afterPark(blocker, reason)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
 	}
 }
 
-func (t *Thread) afterPark(blocker any) {
-	t.state.Store(int32(Runnable))
+func (t *Thread) afterPark(blocker any, reason int) {
+	if reason == rt.ParkMonitorWait {
+		t.runnableUnlessNotified() // see state.go
+	} else {
+		t.state.Store(int32(Runnable))
+	}
 	if blocker != nil {
 		t.blocker.Store(nil)
 	}
@@ -182,8 +188,9 @@ func (t *Thread) pinnedBy(reason int) string {
 }
 
 // resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
-// hands t its way back. It reports whether it won.
-func (t *Thread) resumeIf(parked uint64) bool {
+// hands t its way back. It reports whether it won. release says the waker is the release of a
+// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt.
+func (t *Thread) resumeIf(parked uint64, release bool) bool {
 	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
 		return false
 	}
@@ -192,7 +199,13 @@ func (t *Thread) resumeIf(parked uint64) bool {
 		// only once it runs. The thread cannot run before the hand-off below, so it cannot
 		// have parked again yet and this store cannot overwrite a later park's state. (A
 		// platform thread on its own timer may already be running, so it sets its own state.)
-		t.state.Store(int32(Runnable))
+		// A notified monitor waiter woken by its timer or an interrupt stays BLOCKED: it still
+		// has to re-enter (state.go).
+		if isMonitorWait(parked) && !release {
+			t.runnableUnlessNotified()
+		} else {
+			t.state.Store(int32(Runnable))
+		}
 	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
@@ -270,7 +283,7 @@ func nanotime() int64 { return rt.Nanotime() }
 func (t *Thread) unpark() {
 	t.permit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, false)
 	}
 }
 
@@ -278,7 +291,7 @@ func (t *Thread) unpark() {
 func (t *Thread) unparkMonitor() {
 	t.mpermit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, true)
 	}
 }
 
@@ -286,7 +299,7 @@ func (t *Thread) unparkMonitor() {
 func (t *Thread) interruptWake() {
 	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
-		t.resumeIf(v)
+		t.resumeIf(v, false)
 	}
 }
 
@@ -458,10 +471,16 @@ func Native(fn func()) {
 // carrier that other virtual threads need, then re-mounts (behind the threads already queued). It
 // is the managed blocker of Java's ForkJoinPool. On a platform thread, or a pinned virtual
 // thread, Blocking just calls fn. The thread's state stays RUNNABLE.
+//
+// An unmounted fn that blocks in a syscall holds an OS thread of its own, so unmounted Blocking
+// calls count against PlatformThreadLimit together with platform threads: past the limit,
+// Blocking calls fn without unmounting (the carrier waits with it, as ForkJoinPool.managedBlock
+// blocks in place when the pool cannot grow), and starting a platform thread fails with
+// ErrThreadLimit; the process never reaches the Go runtime's fatal "thread exhaustion".
 func Blocking(fn func()) {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinDepth > 0 {
+	if !t.virtual || s == nil || t.pinDepth > 0 || !takeOSThread() {
 		fn()
 		return
 	}
@@ -469,6 +488,7 @@ func Blocking(fn func()) {
 	p := s.Pool()
 	p.Release(s)
 	defer func() {
+		releaseOSThread() // fn has returned: it holds no OS thread any more
 		s := p.TryAcquire()
 		if s == nil {
 			t.armWake()

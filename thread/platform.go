@@ -22,9 +22,20 @@ import (
 // than debug.SetMaxThreads allows (10,000 by default). loom therefore counts its platform
 // threads and refuses to start one past PlatformThreadLimit with ErrThreadLimit, which a program
 // can handle, as Java programs handle "OutOfMemoryError: unable to create native thread".
+//
+// The OS-thread budget. A platform thread is not the only OS thread loom can cause: a virtual
+// thread inside Blocking has given its carrier back, and if fn blocks in a syscall the Go runtime
+// gives that goroutine an OS thread of its own for as long as the call lasts. So every platform
+// thread and every unmounted Blocking call takes one unit of one budget, PlatformThreadLimit:
+// Start fails with ErrThreadLimit when the budget is used up, and Blocking then runs fn without
+// unmounting (keeping its carrier, as the JDK's ForkJoinPool.managedBlock blocks in place once
+// the pool cannot add a carrier). What stays outside the budget is bounded by the carriers (a
+// mounted virtual thread in a syscall holds one OS thread, and there are at most MaxPoolSize
+// carriers per scheduler) and by the runtime's own threads: that is what runtimeReserve keeps.
 
 var (
 	platformLive  atomic.Int64
+	budgetUsed    atomic.Int64 // platform threads + unmounted Blocking calls
 	platformLimit atomic.Int64
 	limitOnce     sync.Once
 
@@ -45,7 +56,8 @@ func runtimeReserve(max int) int {
 // PlatformThreadLimit returns how many platform threads loom lets the process have at once: the
 // smallest of Go's own limit (debug.SetMaxThreads), the kernel's threads-max and pid_max, the
 // process's RLIMIT_NPROC and its cgroup's pids.max, less a reserve for the Go runtime's own
-// threads. SetPlatformThreadLimit overrides it.
+// threads. SetPlatformThreadLimit overrides it. Virtual threads inside Blocking that have given
+// their carrier back count against the same limit (see Blocking).
 func PlatformThreadLimit() int {
 	limitOnce.Do(func() {
 		if platformLimit.Load() == 0 {
@@ -108,13 +120,25 @@ func readInt(path string) int {
 // PlatformThreads returns the number of platform threads loom has started that are still alive.
 func PlatformThreads() int { return int(platformLive.Load()) }
 
-func startPlatform(t *Thread) error {
+// takeOSThread takes one unit of the OS-thread budget, if one is left.
+func takeOSThread() bool {
 	limit := int64(PlatformThreadLimit())
-	if platformLive.Add(1) > limit {
-		platformLive.Add(-1)
-		t.terminate()
-		return fmt.Errorf("%w (limit %d)", ErrThreadLimit, limit)
+	if budgetUsed.Add(1) > limit {
+		budgetUsed.Add(-1)
+		return false
 	}
+	return true
+}
+
+func releaseOSThread() { budgetUsed.Add(-1) }
+
+func startPlatform(t *Thread) error {
+	if !takeOSThread() {
+		t.terminate()
+		return fmt.Errorf("%w (limit %d, of which %d unmounted Blocking calls)", ErrThreadLimit,
+			PlatformThreadLimit(), budgetUsed.Load()-platformLive.Load())
+	}
+	platformLive.Add(1)
 	if !t.daemon.Load() {
 		nonDaemonMu.Lock()
 		nonDaemonThreads[t] = struct{}{}
@@ -130,6 +154,7 @@ func startPlatform(t *Thread) error {
 			unregister(gid)
 			t.terminate()
 			platformLive.Add(-1)
+			releaseOSThread()
 			if !t.daemon.Load() {
 				nonDaemonMu.Lock()
 				delete(nonDaemonThreads, t)

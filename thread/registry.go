@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/petermattis/goid"
 )
@@ -58,11 +59,30 @@ func slowGoid() int64 {
 // (inline on a dispatcher or on their own goroutine), platform threads for their whole life,
 // and foreign goroutines (not started by loom) when they first call Current.
 //
-// Foreign goroutines never say when they end, so their entries are swept: goroutine ids are
-// never reused, and when the number of foreign entries doubles since the last sweep, the live
-// goroutine ids are read from runtime.Stack and the dead entries dropped. The registry therefore
-// holds at most about twice the foreign goroutines alive at the last sweep (plus 1024), at an
-// amortised cost of one stack scan per doubling. Detach drops an entry at once.
+// Foreign goroutines never say when they end, so their entries are swept: the live goroutine ids
+// are read from runtime.Stack (all goroutines: it stops the world for a moment and costs about a
+// microsecond per goroutine), and the Thread of every foreign goroutine not among them is
+// terminated (its joiners return) and dropped. Go offers no cheaper liveness signal for another
+// goroutine (no exit hook, no goroutine handle; a finalizer needs an object the goroutine alone
+// keeps alive, and its stack is not one), so a sweep is what an answer about a foreign thread's
+// liveness costs. Sweeps happen:
+//
+//   - when the number of foreign entries doubles since the last sweep, so the registry holds at
+//     most about twice the foreign goroutines alive at the last sweep (plus 1024), at an
+//     amortised cost of one scan per doubling;
+//   - before LiveThreads, FindDeadlocked and DumpThreads answer (each time, if any foreign entry
+//     exists), so a goroutine that has ended is never listed;
+//   - when another goroutine asks a foreign Thread's State or IsAlive, or waits in its Join:
+//     rate-limited to one sweep per 50 times what a sweep costs (at least 1 ms apart), so
+//     polling costs at most about 2% of a core, and such a Thread may read as alive for that
+//     long after its goroutine ended.
+//
+// A program that never calls Current on goroutines loom did not start never sweeps. Detach
+// drops an entry at once, for nothing.
+//
+// A sweep must not drop a goroutine that attached after the scan of live goroutines began (it
+// is alive but not in the scan): attach records the sweep epoch it saw, and a sweep drops only
+// entries from earlier epochs.
 
 const shards = 64
 
@@ -77,6 +97,9 @@ var (
 	foreignCount atomic.Int64
 	foreignLimit atomic.Int64
 	sweepMu      sync.Mutex
+	sweepEpoch   atomic.Uint64
+	lastSweepEnd atomic.Int64 // nanotime when the last sweep ended
+	lastSweepDur atomic.Int64 // how long it took
 )
 
 func init() {
@@ -93,11 +116,15 @@ func register(gid int64, t *Thread) {
 	sh.mu.Unlock()
 }
 
-func unregister(gid int64) {
+// unregister drops the entry of gid and reports whether there was one (a sweep may have dropped
+// it first: whoever drops it counts it out).
+func unregister(gid int64) bool {
 	sh := &registry[gid&(shards-1)]
 	sh.mu.Lock()
+	_, ok := sh.m[gid]
 	delete(sh.m, gid)
 	sh.mu.Unlock()
+	return ok
 }
 
 func lookup(gid int64) *Thread {
@@ -113,10 +140,22 @@ func lookup(gid int64) *Thread {
 // did not start it returns a platform Thread attached to that goroutine, the same one for the
 // goroutine's whole life; the program's main goroutine is Thread[#1,main,5,main]. It ports
 // Thread.currentThread().
+//
+// An attached Thread lives as long as its goroutine, but Go does not say when a goroutine ends.
+// loom finds out by sweeping: it reads the ids of the live goroutines (runtime.Stack of all
+// goroutines, which stops the world for a moment: about a microsecond per goroutine, and tens of
+// milliseconds in a process that has had a million goroutines at once, since Go keeps their
+// structures) and terminates the Threads of the goroutines that have gone. LiveThreads,
+// FindDeadlocked and DumpThreads sweep every time before they answer; State, IsAlive, Join and
+// JoinTimeout of an attached Thread, called from another goroutine, sweep at most once per 50
+// times the last sweep's duration, so they never spend more than about 2% of a core on it and
+// may report a goroutine that has just ended as alive for that long (milliseconds in a small
+// program, seconds after a million-goroutine burst). Detach ends an attachment
+// at once and costs nothing; a goroutine that is done with loom may call it.
 func Current() *Thread {
 	gid := gidFunc()
 	c := &curCache[gid&(cacheSize-1)]
-	if t := c.Load(); t != nil && t.gid.Load() == gid && t.State() != Terminated {
+	if t := c.Load(); t != nil && t.gid.Load() == gid && t.rawState() != Terminated {
 		return t
 	}
 	t := lookup(gid)
@@ -155,9 +194,10 @@ func attach(gid int64) *Thread {
 	t.gid.Store(gid)
 	t.state.Store(int32(Runnable))
 	t.started.Store(true)
+	t.attachEpoch = sweepEpoch.Load()
 	register(gid, t)
 	if gid != 1 && foreignCount.Add(1) > foreignLimit.Load() {
-		sweepForeign()
+		sweepForeign(false)
 	}
 	return t
 }
@@ -167,24 +207,34 @@ func ptr[T any](v T) *T { return &v }
 // Detach ends the attachment of the calling foreign goroutine (one loom did not start) to its
 // Thread: the Thread becomes TERMINATED, joiners return, and its thread-locals are released. A
 // later Current on the same goroutine attaches a new Thread. Detach does nothing on threads loom
-// started. Foreign goroutines need not call it (entries of dead goroutines are swept), but a
-// long-lived goroutine that is done with loom can.
+// started. Foreign goroutines need not call it (entries of dead goroutines are swept, see
+// Current), but a goroutine that is done with loom can, and its Thread then reads TERMINATED at
+// once, without the cost of a sweep.
 func Detach() {
 	gid := gidFunc()
 	t := lookup(gid)
 	if t == nil || !t.foreign {
 		return
 	}
-	unregister(gid)
-	foreignCount.Add(-1)
-	t.terminate()
+	if unregister(gid) {
+		foreignCount.Add(-1)
+		t.terminate()
+	}
 }
 
-func sweepForeign() {
-	if !sweepMu.TryLock() {
+// sweepForeign terminates and drops the Threads of foreign goroutines that have ended (see the
+// comment above register). If wait, it waits for a sweep in progress and then sweeps, so that
+// every goroutine that ended before the call is found; otherwise it leaves the work to a sweep
+// in progress.
+func sweepForeign(wait bool) {
+	if wait {
+		sweepMu.Lock()
+	} else if !sweepMu.TryLock() {
 		return
 	}
 	defer sweepMu.Unlock()
+	start := nanotime()
+	epoch := sweepEpoch.Add(1) // entries attached from now on are not in the scan below
 	live := liveGoroutines()
 	n := int64(0)
 	var dead []*Thread
@@ -195,7 +245,7 @@ func sweepForeign() {
 			if !t.foreign {
 				continue
 			}
-			if _, ok := live[gid]; ok {
+			if _, ok := live[gid]; ok || t.attachEpoch >= epoch {
 				n++
 				continue
 			}
@@ -208,6 +258,42 @@ func sweepForeign() {
 	foreignLimit.Store(2*n + 1024)
 	for _, t := range dead {
 		t.terminate()
+	}
+	end := nanotime()
+	lastSweepDur.Store(end - start)
+	lastSweepEnd.Store(end)
+}
+
+// sweepForeignNow sweeps before a diagnostic answers (LiveThreads, FindDeadlocked, DumpThreads).
+func sweepForeignNow() {
+	if foreignCount.Load() > 0 {
+		sweepForeign(true)
+	}
+}
+
+// Rate limit of the sweeps that liveness questions about one foreign Thread trigger: at most one
+// per 50 times the last sweep's duration (2% of a core). A sweep's cost is not just the live
+// goroutines: runtime.Stack walks every goroutine structure the process has ever had at once
+// (Go keeps them for reuse), so after a burst of a million goroutines even a sweep that finds a
+// handful alive takes tens of milliseconds, and the lag of State grows to seconds.
+const (
+	sweepCostFactor = 50
+	sweepMinGap     = int64(time.Millisecond)
+)
+
+// checkForeign sweeps, rate-limited, if t is a foreign Thread that still reads alive and the
+// caller is not t's own goroutine (which is alive by definition): the answer the caller is
+// about to give (State, IsAlive, Join) must not be a phantom's for long.
+func (t *Thread) checkForeign() {
+	if !t.foreign || t == mainThread {
+		return
+	}
+	if st := t.rawState(); st == Terminated || st == New || t.gid.Load() == gidFunc() {
+		return
+	}
+	gap := max(sweepMinGap, sweepCostFactor*lastSweepDur.Load())
+	if nanotime()-lastSweepEnd.Load() >= gap {
+		sweepForeign(false)
 	}
 }
 

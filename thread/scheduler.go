@@ -67,8 +67,12 @@ type SchedulerOptions struct {
 	MaxPoolSize int
 	// Pinning chooses Java 21-23 (PinSynchronized) or Java 24+ (PinNone) monitor behaviour.
 	Pinning PinningMode
-	// OnPinned, if set, is called (on the pinned thread, after it unparks) for every pinned park
-	// that lasted at least PinnedThreshold, like the JFR event jdk.VirtualThreadPinned.
+	// OnPinned, if set, is called for every pinned park that lasted at least PinnedThreshold,
+	// like the JFR event jdk.VirtualThreadPinned: when the pinned thread unparks, which waits
+	// (keeping its carrier) until OnPinned returns, and by the watchdog. It runs on a goroutine
+	// of its own, not on the pinned thread (the event names it), so that nothing it does can
+	// unwind through the wait the thread is in: a panic in OnPinned is printed to stderr and
+	// otherwise ignored, and runtime.Goexit ends only that goroutine.
 	OnPinned func(PinnedEvent)
 	// PinnedThreshold is the shortest pinned park reported; 0 means 20 ms (JFR's default).
 	PinnedThreshold time.Duration
@@ -76,7 +80,8 @@ type SchedulerOptions struct {
 	// -Djdk.tracePinnedThreads: "short" (the thread and the reason) or "full" (also the stack).
 	// Each stack is printed once.
 	TracePinned string
-	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK).
+	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK). Its Write
+	// is called as OnPinned is.
 	TraceOutput io.Writer
 	// ProfilerLabels sets pprof labels (loom.thread, loom.name) on the goroutine of every virtual
 	// thread that parks, so Go's goroutine profiles name the threads. It costs about a microsecond
@@ -105,7 +110,8 @@ type Scheduler struct {
 	pinnedParks  atomic.Int64 // parked and pinned now
 	pinnedEvents atomic.Int64
 	wdRunning    atomic.Bool
-	timers       timerQueue // timed parks of its virtual threads
+	wdIdle       chan struct{} // wakes the watchdog when no thread is live (see wakeWatchdog)
+	timers       timerQueue    // timed parks of its virtual threads
 
 	mu      sync.Mutex
 	closing bool
@@ -130,7 +136,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	if opts.TraceOutput == nil {
 		opts.TraceOutput = os.Stdout
 	}
-	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize)}
+	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 }
 
 var (
@@ -206,23 +212,31 @@ type SchedulerStats struct {
 	PinnedEvents  int64 // pinned parks reported (at least PinnedThreshold long)
 	Compensations int   // temporary carriers in force
 	Submitted     int64 // virtual threads ever queued on the carriers: starts plus resumptions of unmounted threads
+	// Goroutines is the number of goroutines the carriers have started that have not ended:
+	// dispatchers, which run new virtual threads inline, and the virtual threads that parked on
+	// one and so own it now. PeakGoroutines is the most of them alive at once. A burst of tasks
+	// that never block keeps them near Parallelism.
+	Goroutines     int64
+	PeakGoroutines int64
 }
 
 // Stats returns a snapshot of the scheduler's counters.
 func (s *Scheduler) Stats() SchedulerStats {
 	ps := s.pool.Stats()
 	return SchedulerStats{
-		Parallelism:   ps.Parallelism,
-		PoolSize:      ps.PoolSize,
-		PeakPoolSize:  ps.PeakPoolSize,
-		Mounted:       ps.Mounted,
-		Queued:        ps.Queued,
-		Parked:        s.parked.Load(),
-		PinnedParked:  s.pinnedParks.Load(),
-		Live:          s.live.Load(),
-		PinnedEvents:  s.pinnedEvents.Load(),
-		Compensations: ps.Compensations,
-		Submitted:     ps.Submitted,
+		Parallelism:    ps.Parallelism,
+		PoolSize:       ps.PoolSize,
+		PeakPoolSize:   ps.PeakPoolSize,
+		Mounted:        ps.Mounted,
+		Queued:         ps.Queued,
+		Parked:         s.parked.Load(),
+		PinnedParked:   s.pinnedParks.Load(),
+		Live:           s.live.Load(),
+		PinnedEvents:   s.pinnedEvents.Load(),
+		Compensations:  ps.Compensations,
+		Submitted:      ps.Submitted,
+		Goroutines:     ps.Goroutines,
+		PeakGoroutines: ps.PeakGoroutines,
 	}
 }
 
@@ -263,9 +277,7 @@ func (s *Scheduler) start(t *Thread) error {
 	s.startWatchdog()
 	t.state.Store(int32(Runnable))
 	if err := s.pool.Submit(t.runnable()); err != nil {
-		t.started.Store(true)
-		s.live.Add(-1)
-		t.terminate()
+		t.terminate() // counts the thread out of live, as for every thread that ends
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}
 	return nil
@@ -275,6 +287,7 @@ func (s *Scheduler) threadEnded() {
 	if s.live.Add(-1) != 0 {
 		return
 	}
+	s.wakeWatchdog()
 	s.mu.Lock()
 	w := s.waiters
 	s.waiters = nil
@@ -302,10 +315,11 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 	}
 	stack := debug.Stack()
 	if s.opts.OnPinned != nil {
-		s.opts.OnPinned(PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack})
+		ev := PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack}
+		callUser("SchedulerOptions.OnPinned", func() { s.opts.OnPinned(ev) })
 	}
 	if s.opts.TracePinned != "" {
-		s.trace(t, reason, stack)
+		callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, reason, stack) })
 	}
 }
 
@@ -393,7 +407,10 @@ func rtInit() {
 			t.unparkMonitor()
 		}
 	}
+	rt.Notified = func(x any) bool { return x.(*Thread).notified() }
+	rt.WaitEnded = func() { Current().waitEnded() }
 	rt.MonitorEntered = func() { Current().monitors++ }
 	rt.MonitorExited = func() { Current().monitors-- }
 	rt.CurrentID = func() int64 { return Current().id }
+	rt.Terminated = func(x any) bool { return x.(*Thread).rawState() == Terminated }
 }

@@ -21,15 +21,18 @@ import (
 type Thread struct {
 	_ noCopy
 
-	id       int64
-	virtual  bool
-	foreign  bool       // attached to a goroutine loom did not start
-	sched    *Scheduler // virtual threads only
-	task     func()
-	name     atomic.Pointer[string]
-	daemon   atomic.Bool
-	priority atomic.Int32
-	ueh      func(*Thread, any)
+	id      int64
+	virtual bool
+	foreign bool // attached to a goroutine loom did not start
+	// attachEpoch is the sweep epoch when a foreign Thread attached (see registry.go); written
+	// before the Thread is registered, read by sweeps under the registry's shard mutex.
+	attachEpoch uint64
+	sched       *Scheduler // virtual threads only
+	task        func()
+	name        atomic.Pointer[string]
+	daemon      atomic.Bool
+	priority    atomic.Int32
+	ueh         func(*Thread, any)
 
 	state       atomic.Int32 // State
 	started     atomic.Bool
@@ -121,7 +124,7 @@ func (t *Thread) SetDaemon(on bool) {
 	if t.virtual && !on {
 		panic(fmt.Errorf("%w: 'false' not legal for virtual threads", ErrIllegalArgument))
 	}
-	if t.IsAlive() {
+	if t.alive() {
 		panic(fmt.Errorf("%w: thread is alive", ErrIllegalThreadState))
 	}
 	if !t.virtual {
@@ -146,11 +149,27 @@ func (t *Thread) SetPriority(p int) {
 }
 
 // State returns the thread's state. It ports Thread.getState().
-func (t *Thread) State() State { return State(t.state.Load()) }
+//
+// For a Thread that Current attached to a goroutine loom did not start, asked from another
+// goroutine, finding out whether the goroutine has ended may cost a sweep of the live
+// goroutines (rate-limited; see Current), and the answer may lag the goroutine's end by that
+// limit.
+func (t *Thread) State() State {
+	t.checkForeign()
+	return t.rawState()
+}
 
-// IsAlive reports whether t has started and not yet terminated. It ports Thread.isAlive().
+func (t *Thread) rawState() State { return State(t.state.Load()) }
+
+// IsAlive reports whether t has started and not yet terminated. It ports Thread.isAlive(). For
+// an attached Thread it costs what State does.
 func (t *Thread) IsAlive() bool {
 	s := t.State()
+	return s != New && s != Terminated
+}
+
+func (t *Thread) alive() bool {
+	s := t.rawState()
 	return s != New && s != Terminated
 }
 
@@ -172,11 +191,18 @@ func (t *Thread) Interrupt() {
 
 // Blocker returns what t is parked on (a lock, a condition, a queue), or nil. It ports
 // LockSupport.getBlocker.
+//
+// A thread notified in a monitor wait waits to re-enter the monitor: while it is BLOCKED its
+// Blocker is the monitor, not the monitor's wait set.
 func (t *Thread) Blocker() any {
-	if b := t.blocker.Load(); b != nil {
-		return b.v
+	b := t.blocker.Load()
+	if b == nil {
+		return nil
 	}
-	return nil
+	if ws, ok := b.v.(rt.WaitSet); ok && t.rawState() == Blocked {
+		return ws.Monitor()
+	}
+	return b.v
 }
 
 type blockerBox struct{ v any }
@@ -204,7 +230,7 @@ func (t *Thread) String() string {
 			b.WriteString(name)
 		}
 		b.WriteString("]/")
-		b.WriteString(strings.ToLower(t.State().String()))
+		b.WriteString(strings.ToLower(t.rawState().String()))
 		if s := t.slot.Load(); s != nil {
 			b.WriteByte('@')
 			b.WriteString(s.Name)
@@ -218,7 +244,7 @@ func (t *Thread) String() string {
 	b.WriteByte(',')
 	b.WriteString(itoa(int64(t.Priority())))
 	b.WriteByte(',')
-	if t.State() != Terminated {
+	if t.rawState() != Terminated {
 		b.WriteString("main")
 	}
 	b.WriteByte(']')
@@ -352,7 +378,7 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 		return false, ErrInterrupted
 	}
 	t.mu.Lock()
-	if t.State() == Terminated {
+	if t.rawState() == Terminated {
 		t.mu.Unlock()
 		return true, nil
 	}
@@ -363,21 +389,33 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 	if d >= 0 {
 		deadline = time.Now().Add(d)
 	}
+	// A foreign goroutine does not say when it ends: a joiner wakes now and then so that State
+	// sweeps (rate-limited, see Current), starting after a millisecond and backing off to a
+	// second.
+	poll := time.Duration(-1)
+	if t.foreign {
+		poll = time.Millisecond
+	}
 	for t.State() != Terminated {
 		if me.interrupted.Swap(false) {
 			t.removeJoiner(me)
 			return false, ErrInterrupted
 		}
-		if d < 0 {
-			me.parkFor(-1, rt.ParkWaiting, t, Waiting)
-			continue
+		wait, st := time.Duration(-1), Waiting
+		if d >= 0 {
+			if wait = time.Until(deadline); wait <= 0 {
+				t.removeJoiner(me)
+				return false, nil
+			}
+			st = TimedWaiting
 		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			t.removeJoiner(me)
-			return false, nil
+		if poll > 0 {
+			if wait < 0 || poll < wait {
+				wait = poll
+			}
+			poll = min(2*poll, time.Second)
 		}
-		me.parkFor(left, rt.ParkWaiting, t, TimedWaiting)
+		me.parkFor(wait, rt.ParkWaiting, t, st)
 	}
 	return true, nil
 }

@@ -83,3 +83,17 @@ func TestThreadAPI_testGetState9(t *testing.T) {
 	thread.Unpark(th)
 	join(t, th)
 }
+
+// The class of defect 1 in the scheduler's own durations: a watchdog threshold of 1ns used to
+// make a ticker of 0 (a panic on the watchdog goroutine, which kills the process), and the
+// largest thresholds must not overflow either.
+func TestSchedulerDurationsAtTheExtremes(t *testing.T) {
+	for _, d := range []time.Duration{1, math.MaxInt64} {
+		s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, WatchdogThreshold: d, PinnedThreshold: d})
+		th := thread.OfVirtual().Scheduler(s).Start(func() {
+			thread.Native(func() { thread.Sleep(2 * time.Millisecond) })
+		})
+		join(t, th)
+		s.Close()
+	}
+}

@@ -99,7 +99,7 @@ func (q *timerQueue) run() {
 		}
 		q.mu.Unlock()
 		for _, e := range due {
-			e.t.resumeIf(e.parked)
+			e.t.resumeIf(e.parked, false)
 		}
 		if empty {
 			return

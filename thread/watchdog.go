@@ -45,12 +45,27 @@ func (s *Scheduler) startWatchdog() {
 	go s.watchdog()
 }
 
+// wakeWatchdog tells the watchdog that the scheduler has no live thread (it ends then, instead
+// of at its next tick, which may be far off for a long threshold).
+func (s *Scheduler) wakeWatchdog() {
+	if s.wdRunning.Load() {
+		select {
+		case s.wdIdle <- struct{}{}:
+		default:
+		}
+	}
+}
+
 func (s *Scheduler) watchdog() {
 	st := watchState{seen: map[*carrier.Slot]seenMount{}, reported: map[*carrier.Slot]uint64{}, compensated: map[*carrier.Slot]uint64{}}
-	tick := time.NewTicker(s.opts.WatchdogThreshold / 2)
+	tick := time.NewTicker(max(s.opts.WatchdogThreshold/2, 100*time.Microsecond)) // 1ns/2 would panic
 	defer tick.Stop()
-	for range tick.C {
-		s.watch(&st)
+	for {
+		select {
+		case <-tick.C:
+			s.watch(&st)
+		case <-s.wdIdle:
+		}
 		if s.live.Load() == 0 {
 			for range st.compensated {
 				s.pool.EndCompensate()
@@ -98,17 +113,18 @@ func (s *Scheduler) watch(st *watchState) {
 			continue
 		}
 		t := lookup(m.Gid)
-		if t == nil || !t.virtual || t.State() != Runnable {
+		if t == nil || !t.virtual || t.rawState() != Runnable {
 			continue // parked in loom while pinned: reported as a pinned park instead
 		}
 		st.reported[m.Slot] = m.Seq
 		s.pinnedEvents.Add(1)
 		if s.opts.OnPinned != nil {
-			s.opts.OnPinned(PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
-				Reason: "NATIVE_BLOCKING", BlockingOperation: w.reason, Stack: w.stack})
+			ev := PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
+				Reason: "NATIVE_BLOCKING", BlockingOperation: w.reason, Stack: w.stack}
+			callUser("SchedulerOptions.OnPinned", func() { s.opts.OnPinned(ev) })
 		}
 		if s.opts.TracePinned != "" {
-			s.trace(t, "NATIVE_BLOCKING", w.stack) // as a pinned park is traced
+			callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, "NATIVE_BLOCKING", w.stack) }) // as a pinned park is traced
 		}
 		if s.opts.WatchdogCompensate {
 			if _, ok := st.compensated[m.Slot]; !ok && s.pool.Compensate() {

@@ -118,6 +118,12 @@ type Pool struct {
 	maxComps int // high-water mark of size, for stats
 
 	submitted atomic.Int64
+	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
+	// dispatchers, and the virtual threads that parked on one of them and so own it now. It is
+	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
+	// counts the whole process (and reads high for a while after a million goroutines end).
+	goroutines     atomic.Int64
+	peakGoroutines atomic.Int64
 }
 
 // New returns a pool with the given parallelism and maximum pool size (max >= parallelism).
@@ -130,6 +136,10 @@ func New(parallelism, max int) *Pool {
 	}
 	return &Pool{number: poolSeq.Add(1), max: max, target: parallelism}
 }
+
+// NextPoolNumber takes the next pool sequence number. Carrier pools and package forkjoin's
+// pools share the sequence, as the JDK's virtual-thread scheduler and ForkJoinPools do.
+func NextPoolNumber() int64 { return poolSeq.Add(1) }
 
 // Number is the pool's sequence number, the N in "ForkJoinPool-N-worker-K".
 func (p *Pool) Number() int64 { return p.number }
@@ -166,6 +176,9 @@ func (p *Pool) dispatchOn(s *Slot, r Runnable) {
 	if r.Resumption() {
 		r.Carry(s)
 		return
+	}
+	n := p.goroutines.Add(1)
+	for peak := p.peakGoroutines.Load(); n > peak && !p.peakGoroutines.CompareAndSwap(peak, n); peak = p.peakGoroutines.Load() {
 	}
 	go p.loop(s, r)
 }
@@ -215,7 +228,10 @@ func (p *Pool) newSlotLocked() *Slot {
 }
 
 // loop dispatches on s, starting with r, until the queue is empty or the goroutine loses its slot.
+// The goroutine also ends inside Carry if a task calls runtime.Goexit; the deferred count covers
+// that too.
 func (p *Pool) loop(s *Slot, r Runnable) {
+	defer p.goroutines.Add(-1)
 	for r != nil {
 		var ok bool
 		if s, ok = r.Carry(s); !ok {
@@ -358,13 +374,15 @@ func (p *Pool) Mounts() []Mount {
 
 // Stats is a snapshot of a pool.
 type Stats struct {
-	Parallelism   int   // carriers when not compensating
-	PoolSize      int   // carriers that exist now, busy or idle
-	Mounted       int   // carriers running virtual-thread code
-	Queued        int   // runnables waiting for a carrier
-	Compensations int   // compensations in force
-	PeakPoolSize  int   // largest pool size seen
-	Submitted     int64 // runnables ever submitted
+	Parallelism    int   // carriers when not compensating
+	PoolSize       int   // carriers that exist now, busy or idle
+	Mounted        int   // carriers running virtual-thread code
+	Queued         int   // runnables waiting for a carrier
+	Compensations  int   // compensations in force
+	PeakPoolSize   int   // largest pool size seen
+	Submitted      int64 // runnables ever submitted
+	Goroutines     int64 // goroutines the pool started that have not ended (dispatchers, and threads that parked on them)
+	PeakGoroutines int64 // the most of them alive at once
 }
 
 // Stats returns a snapshot.
@@ -372,13 +390,15 @@ func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{
-		Parallelism:   p.target - p.comps,
-		PoolSize:      p.size,
-		Mounted:       p.busy,
-		Queued:        p.q.len(),
-		Compensations: p.comps,
-		PeakPoolSize:  p.maxComps,
-		Submitted:     p.submitted.Load(),
+		Parallelism:    p.target - p.comps,
+		PoolSize:       p.size,
+		Mounted:        p.busy,
+		Queued:         p.q.len(),
+		Compensations:  p.comps,
+		PeakPoolSize:   p.maxComps,
+		Submitted:      p.submitted.Load(),
+		Goroutines:     p.goroutines.Load(),
+		PeakGoroutines: p.peakGoroutines.Load(),
 	}
 }
 

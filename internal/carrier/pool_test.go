@@ -2,8 +2,10 @@ package carrier_test
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -98,5 +100,59 @@ func TestYieldWithNothingQueuedKeepsRunning(t *testing.T) {
 	p.Submit(&task{"y", func(s *carrier.Slot) { done <- p.Yield(s, &task{}) }})
 	if <-done {
 		t.Fatal("Yield handed the carrier away with nothing queued")
+	}
+}
+
+// The pool counts the goroutines it starts while they live (issue 15, defect 13: the scale test
+// measures a burst by this count, not by the process-wide runtime.NumGoroutine). Tasks queued
+// behind a running one run on its goroutine; a goroutine that ends in runtime.Goexit is counted
+// out too.
+func TestPoolCountsTheGoroutinesItStarts(t *testing.T) {
+	p := carrier.New(1, 1)
+	gate := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(3)
+	p.Submit(&task{"first", func(*carrier.Slot) { <-gate; wg.Done() }})
+	p.Submit(&task{"second", func(*carrier.Slot) { wg.Done() }})
+	p.Submit(&task{"third", func(*carrier.Slot) { wg.Done() }})
+	if st := p.Stats(); st.Goroutines != 1 || st.PeakGoroutines != 1 {
+		t.Fatalf("one dispatcher running, two queued: %+v", st)
+	}
+	close(gate)
+	wg.Wait()
+	waitGoroutines(t, p, 0)
+
+	// a task that calls runtime.Goexit ends its goroutine (and gives its slot back, as
+	// package thread's Carry does)
+	exited := make(chan struct{})
+	p.Submit(&goexitTask{p: p, done: exited})
+	<-exited
+	waitGoroutines(t, p, 0)
+	if st := p.Stats(); st.PeakGoroutines != 1 {
+		t.Fatalf("peak %d, want 1", st.PeakGoroutines)
+	}
+}
+
+type goexitTask struct {
+	p    *carrier.Pool
+	done chan struct{}
+}
+
+func (g *goexitTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+	defer close(g.done)
+	defer g.p.Release(s)
+	runtime.Goexit()
+	return nil, false
+}
+
+func (g *goexitTask) Resumption() bool { return false }
+
+func waitGoroutines(t *testing.T, p *carrier.Pool, want int64) {
+	t.Helper()
+	for start := time.Now(); p.Stats().Goroutines != want; {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("goroutines %d, want %d", p.Stats().Goroutines, want)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

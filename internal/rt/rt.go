@@ -23,6 +23,7 @@ type Entry struct {
 type Data struct {
 	Locals map[uint64]Entry // ThreadLocal values by ThreadLocal id
 	Scoped any              // the scoped-value bindings in force (owned by package scoped)
+	Worker any              // the fork-join pool worker the thread is (owned by package forkjoin)
 }
 
 // InheritFrom copies the inheritable entries of parent into d, computing each child value.
@@ -44,6 +45,12 @@ const (
 	ParkBlocked            // waiting to enter a monitor: BLOCKED, pins under PinSynchronized
 	ParkMonitorWait        // Object.wait: pins and compensates under PinSynchronized
 )
+
+// WaitSet is implemented by the blocker of a thread in a monitor wait (the monitor's wait set):
+// once the thread has been notified it waits for the monitor itself, which Monitor returns, and
+// thread.Thread.Blocker reports that instead (deadlock detection then follows the monitor's
+// owner).
+type WaitSet interface{ Monitor() any }
 
 // Filled in by package structured, if the program uses it.
 var (
@@ -71,10 +78,21 @@ var (
 	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes ParkWaiting and
 	// ParkMonitorWait parks but not ParkBlocked ones (monitor entry is not interruptible).
 	Unpark func(t any, reason int)
+	// Notified makes t (a *thread.Thread), whose monitor wait has just been notified, BLOCKED
+	// until it has re-entered (WaitEnded), leaving it parked if it is; it reports false if it
+	// could not (the caller then unparks t).
+	Notified func(t any) bool
+	// WaitEnded is called by the current thread once it has re-entered the monitor after a
+	// wait: a notified thread is RUNNABLE again.
+	WaitEnded func()
 	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()
 	MonitorExited  func()
+	// Terminated reports whether t (a *thread.Thread) has terminated, as loom knows it now:
+	// unlike t.State(), it never sweeps ended foreign goroutines first, so it may be called
+	// while holding a synchronizer's mutex.
+	Terminated func(t any) bool
 	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
 	CurrentID func() int64
 )

@@ -34,6 +34,22 @@ func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool,
 	}
 	throwIE, reinterrupt := false, false
 	signalled = true
+	waiting := true
+	defer func() {
+		if waiting {
+			// Unwinding from the wait (a panic or runtime.Goexit that reached a park): leave
+			// the condition and take the holds back before the unwinding goes on, so the
+			// caller's deferred Unlock finds the lock held and no signal goes to a thread
+			// that is not waiting.
+			if n.cstatus.CompareAndSwap(condWaiting, condCancelled) {
+				q.leaveCond(c, n)
+			}
+			q.acquireQueued(n, s, saved, Untimed(reacquire.Reason, reacquire.Blocker), time.Time{})
+		}
+		if w.Reason == rt.ParkMonitorWait {
+			rt.WaitEnded() // a notified waiter was BLOCKED until now (see thread's state.go)
+		}
+	}()
 	for n.cstatus.Load() == condWaiting {
 		if n.t.IsInterrupted() {
 			if w.Interruptible {
@@ -62,6 +78,7 @@ func (q *Queue) Await(c *Cond, s Owned, w Wait, reacquire Wait) (signalled bool,
 		rt.Park(timeout, w.Reason, w.Blocker)
 	}
 	// n is now in the sync queue: moved there by Signal, or by leaveCond.
+	waiting = false
 	q.acquireQueued(n, s, saved, Untimed(reacquire.Reason, reacquire.Blocker), time.Time{})
 	if reinterrupt {
 		n.t.Interrupt()
@@ -86,9 +103,9 @@ func (q *Queue) leaveCond(c *Cond, n *Node) {
 // caller must hold the lock exclusively.
 //
 // With wake false the signalled thread stays parked (WAITING) until a release wakes it as the
-// first node, as Java's ConditionObject does. With wake true it is unparked at once and parks
-// again as a re-acquirer, so it shows the re-acquire Wait's state (BLOCKED for a monitor) while
-// the signaller still holds the lock, as a notified Object.wait does.
+// first node, as Java's ConditionObject does. With wake true (a monitor's Notify) it also stays
+// parked, but BLOCKED on the lock from this moment, as a notified Object.wait is while the
+// notifier still holds the monitor (see notify).
 func (q *Queue) Signal(c *Cond, wake bool) bool {
 	// No waiter, no mutex: waiters join c while holding the lock the signaller holds now, so
 	// the lock orders their join before this load. (Most signals, e.g. a queue's notEmpty on
@@ -105,7 +122,7 @@ func (q *Queue) Signal(c *Cond, wake bool) bool {
 			q.enqueue(n)
 			q.mu.Unlock()
 			if wake {
-				n.unpark()
+				n.notify()
 			}
 			return true
 		}
@@ -139,9 +156,20 @@ func (q *Queue) SignalAll(c *Cond, wake bool) int {
 	}
 	q.mu.Unlock()
 	for _, n := range woken {
-		n.unpark()
+		n.notify()
 	}
 	return k
+}
+
+// notify tells the thread of n, just moved from a condition to the sync queue by a monitor's
+// Notify, that it now waits to re-enter: it turns BLOCKED at once and, if it is parked in its
+// wait, stays parked until a release wakes it as the first node (no wake-up, run and re-park
+// while the notifier still holds the monitor). If its state cannot be changed it is unparked,
+// finds itself signalled and re-enters on its own.
+func (n *Node) notify() {
+	if !rt.Notified(n.t) {
+		n.unpark()
+	}
 }
 
 // HasWaiters reports whether any thread waits on c.

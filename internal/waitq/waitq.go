@@ -183,9 +183,19 @@ func (q *Queue) Acquire(s Sync, arg int64, shared bool, w Wait) (bool, error) {
 }
 
 // acquireQueued is Acquire for a node already in the sync queue.
+//
+// If it unwinds instead of returning (s panics, a count overflow such as Java's "Maximum lock
+// count exceeded"; or a panic or runtime.Goexit reaches it from inside a park), it takes n out
+// of the queue on the way, as AQS's acquire cancels its node on any Throwable: a node left
+// behind would be first forever, and every later acquire would wait behind a thread that is
+// not waiting any more.
 func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.Time) (bool, error) {
 	selfInterrupted := false
+	queued := true // n is in the sync queue; cleared on every way out that removes it
 	defer func() {
+		if queued {
+			q.cancel(n)
+		}
 		if selfInterrupted {
 			n.t.Interrupt() // re-assert the status cleared while waiting uninterruptibly
 		}
@@ -194,6 +204,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 		// Only n itself removes n, so once n is first it stays first until it leaves.
 		if q.head.Load() == n {
 			if ok, wake := q.tryFirst(n, s, arg); ok {
+				queued = false
 				if wake != nil {
 					wake.unpark()
 				}
@@ -207,6 +218,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 		if w.Reason != rt.ParkBlocked && n.t.IsInterrupted() {
 			thread.Interrupted()
 			if w.Interruptible {
+				queued = false
 				q.cancel(n)
 				return false, thread.ErrInterrupted
 			}
@@ -215,6 +227,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 		timeout := time.Duration(-1)
 		if w.Timeout >= 0 {
 			if timeout = time.Until(deadline); timeout <= 0 {
+				queued = false
 				q.cancel(n)
 				return false, nil
 			}
@@ -226,7 +239,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 // tryFirst makes first node n try s, under the queue's mutex (see the package comment for
 // why), and leaves the queue if it succeeds. In shared mode it also returns the next node to
 // wake when more may succeed. The deferred unlock keeps the queue usable if s panics (a count
-// overflow).
+// overflow); n is then still queued, and acquireQueued removes it.
 func (q *Queue) tryFirst(n *Node, s Sync, arg int64) (ok bool, wake *Node) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

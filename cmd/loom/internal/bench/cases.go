@@ -16,6 +16,7 @@ func Cases() []Case {
 	cs = append(cs, queueCases()...)
 	cs = append(cs, executorCases()...)
 	cs = append(cs, vioCases()...)
+	cs = append(cs, jucCases()...)
 	return cs
 }
 

@@ -197,5 +197,15 @@ func All() []Experiment {
 			Run:   queueSum,
 			Twin:  &JavaTwin{Program: "QueueSum", Args: noArgs},
 		},
+		{
+			Name:  "work-stealing",
+			Title: "work stealing: one worker forks 2,000 CPU-bound tasks on its own deque, 4 workers",
+			Java:  "ForkJoinPool: the idle workers steal from the loaded deque (getStealCount > 0, work spread out)",
+			Rule:  "≥ 2 workers ran tasks, and StealCount ≥ the tasks the other workers ran",
+			Run:   workStealing,
+			Twin: &JavaTwin{Program: "WorkStealing", Args: func(c *Config, o Outcome) []string {
+				return []string{arg(o, "tasks")}
+			}, Metric: "by_others", What: "the tasks the other workers ran"},
+		},
 	}
 }

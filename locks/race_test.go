@@ -1,0 +1,5 @@
+//go:build race
+
+package locks_test
+
+const raceEnabled = true
