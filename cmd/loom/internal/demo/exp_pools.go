@@ -109,27 +109,41 @@ func cachedPool(c *Config) Outcome {
 	sleep := c.dur(time.Second, 100*time.Millisecond)
 	limit := thread.PlatformThreadLimit()
 	c.logf("cached pool, %s; platform thread limit %s (thread.PlatformThreadLimit)", nTasks(tasks, sleep), commas(int64(limit)))
+	// loom's limit counts platform threads, not OS threads (the process also has the Go
+	// runtime's own): sample both
+	platform := samplePeak(2*time.Millisecond, func() int64 { return int64(thread.PlatformThreads()) })
 	elapsed, peak, submitted, err := runTasks(c, "cached pool", newCached(), tasks, sleepTask(sleep))
+	peakPlatform := platform.stop()
 	o := Outcome{Figures: map[string]float64{
 		"tasks": float64(tasks), "submitted": float64(submitted), "peak_os_threads": float64(peak),
-		"limit": float64(limit), "elapsed_ms": msf(elapsed),
+		"peak_platform_threads": float64(peakPlatform), "limit": float64(limit), "elapsed_ms": msf(elapsed),
 	}}
+	// the shape: the pool grows a platform thread for every task sleeping at once, up to the
+	// limit (half of that allows for tasks that ended before the last ones were submitted)
+	want := min(tasks, limit)
+	grew := peakPlatform >= (want+1)/2
 	switch {
 	case errors.Is(err, thread.ErrThreadLimit):
-		o.Loom = fmt.Sprintf("%s OS threads, then task %s failed with thread.ErrThreadLimit (\"unable to create native thread\", loom's limit %s); the %s started tasks finished, the process went on",
-			commas(int64(peak)), commas(int64(submitted+1)), commas(int64(limit)), commas(int64(submitted)))
-		o.Same = peak >= 1000 || !c.full()
-		o.Verdict = "clean ErrThreadLimit after thousands of OS threads, no crash"
+		o.Loom = fmt.Sprintf("%s platform threads (%s OS threads), then task %s failed with thread.ErrThreadLimit (Java's OutOfMemoryError \"unable to create native thread\"; loom's limit %s); the %s started tasks finished and the process went on",
+			commas(int64(peakPlatform)), commas(int64(peak)), commas(int64(submitted+1)), commas(int64(limit)), commas(int64(submitted)))
+		o.Same = grew
+		o.Verdict = fmt.Sprintf("a platform thread per sleeping task up to loom's limit of %s, then a clean ErrThreadLimit, no crash", commas(int64(limit)))
 	case err != nil:
 		o.Loom = "failed: " + err.Error()
 		o.Err = err
 		o.Verdict = "an error other than ErrThreadLimit"
 	default:
-		o.Loom = fmt.Sprintf("all %s tasks ran on up to %s OS threads in %s (below the limit of %s)", commas(int64(tasks)), commas(int64(peak)), ms(elapsed), commas(int64(limit)))
-		o.Same = peak >= 1000 || !c.full()
-		o.Verdict = "thousands of OS threads, no crash (the limit was not reached)"
-		if !o.Same {
-			o.Verdict = "fewer than 1,000 OS threads"
+		reached := "below loom's limit of " + commas(int64(limit))
+		if peakPlatform >= limit {
+			reached = "loom's limit of " + commas(int64(limit)) + ", none refused"
+		}
+		o.Loom = fmt.Sprintf("all %s tasks ran in %s, on up to %s platform threads at once (%s; %s OS threads)",
+			commas(int64(tasks)), ms(elapsed), commas(int64(peakPlatform)), reached, commas(int64(peak)))
+		o.Same = grew
+		o.Verdict = fmt.Sprintf("a platform thread per sleeping task: %s for %s tasks (rule ≥ %s), no crash; the limit was not exceeded",
+			commas(int64(peakPlatform)), commas(int64(tasks)), commas(int64((want+1)/2)))
+		if !grew {
+			o.Verdict = fmt.Sprintf("only %s platform threads for %s tasks sleeping at once (rule ≥ %s)", commas(int64(peakPlatform)), commas(int64(tasks)), commas(int64((want+1)/2)))
 		}
 	}
 	if !c.full() {
@@ -190,6 +204,7 @@ func platform100k(c *Config) Outcome {
 		return fmt.Sprintf("platform threads: %s of %s done, %s OS threads", commas(done.Load()), commas(int64(tasks)), commas(int64(osThreads())))
 	})
 	pk := samplePeakThreads()
+	platform := samplePeak(2*time.Millisecond, func() int64 { return int64(thread.PlatformThreads()) })
 	start := time.Now()
 	b := thread.OfPlatform().Daemon(true)
 	task := func() { sleepFor(sleep); done.Add(1) }
@@ -197,21 +212,24 @@ func platform100k(c *Config) Outcome {
 		if _, err := startGated(b, task, &refused); err != nil {
 			stop()
 			pk.stop()
+			platform.stop()
 			return Outcome{Err: err}
 		}
 	}
 	waitFor(time.Hour, func() bool { return done.Load() == int64(tasks) })
 	elapsed := time.Since(start)
 	stop()
-	peak := pk.stop()
+	peak, peakPlatform := pk.stop(), platform.stop()
 	want := sleep * 3
+	rounds := (tasks + limit - 1) / limit
 	o := Outcome{
-		Loom: fmt.Sprintf("%s, peak %s OS threads (loom's limit %s; %s starts refused with ErrThreadLimit and retried)",
-			ms(elapsed), commas(int64(peak)), commas(int64(limit)), commas(refused.Load())),
-		Same:    elapsed > want,
-		Verdict: fmt.Sprintf("all done, no crash; %s (3× the sleep: the OS threads are the bottleneck)", over(elapsed, want)),
+		Loom: fmt.Sprintf("%s; up to %s platform threads alive at once (loom's limit %s) on up to %s OS threads; %s starts refused with ErrThreadLimit and retried",
+			ms(elapsed), commas(int64(peakPlatform)), commas(int64(limit)), commas(int64(peak)), commas(refused.Load())),
+		Same: elapsed > want,
+		Verdict: fmt.Sprintf("all done, no crash; %s (3× the sleep; with at most %s alive at a time, %s take at least %s of sleep: the OS threads are the bottleneck)",
+			over(elapsed, want), commas(int64(limit)), plural(tasks, "thread"), plural(rounds, "round")),
 		Figures: map[string]float64{"tasks": float64(tasks), "elapsed_ms": msf(elapsed), "peak_os_threads": float64(peak),
-			"limit": float64(limit), "refused": float64(refused.Load())},
+			"peak_platform_threads": float64(peakPlatform), "limit": float64(limit), "refused": float64(refused.Load())},
 	}
 	if tasks <= limit {
 		// fewer tasks than the limit: they all sleep at once, as virtual threads would
