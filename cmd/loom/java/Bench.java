@@ -34,7 +34,7 @@
 //
 // Usage: java Bench.java CASE BENCHTIME_MS [ROUNDS]   (ROUNDS: 5 by default)
 // Prints "figure ns_per_op VALUE" (the median), ns_per_op_min, ns_per_op_max, n (ops a round),
-// rounds, and a "text ..." line.
+// rounds, warmup_ns, on_virtual_thread (1), and a "text ..." line.
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
@@ -155,9 +155,14 @@ public class Bench {
         System.out.println("figure ns_per_op_max " + perOp[rounds - 1]);
         System.out.println("figure n " + n);
         System.out.println("figure rounds " + rounds);
+        System.out.println("figure warmup_ns " + warm);
+        System.out.println("figure on_virtual_thread " + (onVirtual ? 1 : 0));
         System.out.printf("text %s: %.1f ns/op, the median of %d rounds of %,d ops (%.1f to %.1f), on a virtual thread%n",
                 args[0], median, rounds, n, perOp[0], perOp[rounds - 1]);
     }
+
+    /** Whether every batch ran on a virtual thread (printed, for the test that checks it). */
+    static volatile boolean onVirtual = true;
 
     /** Runs op(n) on a new virtual thread and returns how long op took, timed on that thread. */
     static long onVirtualThread(Op op, long n) throws Exception {
@@ -165,6 +170,7 @@ public class Bench {
         Exception[] failed = new Exception[1];
         Thread t = Thread.ofVirtual().start(() -> {
             try {
+                if (!Thread.currentThread().isVirtual()) onVirtual = false;
                 long t0 = System.nanoTime();
                 op.run(n);
                 ns[0] = System.nanoTime() - t0;

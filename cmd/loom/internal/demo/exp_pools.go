@@ -124,8 +124,12 @@ func cachedPool(c *Config) Outcome {
 	grew := peakPlatform >= (want+1)/2
 	switch {
 	case errors.Is(err, thread.ErrThreadLimit):
-		o.Loom = fmt.Sprintf("%s platform threads (%s OS threads), then task %s failed with thread.ErrThreadLimit (Java's OutOfMemoryError \"unable to create native thread\"; loom's limit %s); the %s started tasks finished and the process went on",
-			commas(int64(peakPlatform)), commas(int64(peak)), commas(int64(submitted+1)), commas(int64(limit)), commas(int64(submitted)))
+		// the refusal itself shows that the process had limit platform threads at that moment,
+		// which sampling can miss on a loaded machine
+		peakPlatform = max(peakPlatform, limit)
+		o.Figures["peak_platform_threads"] = float64(peakPlatform)
+		o.Loom = fmt.Sprintf("%s platform threads at once, loom's limit (up to %s OS threads seen), then task %s failed with thread.ErrThreadLimit (Java's OutOfMemoryError \"unable to create native thread\"); the %s started tasks finished and the process went on",
+			commas(int64(limit)), commas(int64(peak)), commas(int64(submitted+1)), commas(int64(submitted)))
 		o.Same = grew
 		o.Verdict = fmt.Sprintf("a platform thread per sleeping task up to loom's limit of %s, then a clean ErrThreadLimit, no crash", commas(int64(limit)))
 	case err != nil:
@@ -137,7 +141,7 @@ func cachedPool(c *Config) Outcome {
 		if peakPlatform >= limit {
 			reached = "loom's limit of " + commas(int64(limit)) + ", none refused"
 		}
-		o.Loom = fmt.Sprintf("all %s tasks ran in %s, on up to %s platform threads at once (%s; %s OS threads)",
+		o.Loom = fmt.Sprintf("all %s tasks ran in %s, on up to %s platform threads at once (%s; up to %s OS threads seen)",
 			commas(int64(tasks)), ms(elapsed), commas(int64(peakPlatform)), reached, commas(int64(peak)))
 		o.Same = grew
 		o.Verdict = fmt.Sprintf("a platform thread per sleeping task: %s for %s tasks (rule ≥ %s), no crash; the limit was not exceeded",
