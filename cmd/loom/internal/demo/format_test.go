@@ -209,7 +209,7 @@ func TestVerdictsUnderALoweredPlatformLimit(t *testing.T) {
 	if p, l := num(m[1]), num(m[3]); l != limit || p > l || (p < l) != (m[2] == "below loom's limit of") {
 		t.Errorf("cached pool: %d platform threads against a limit of %d (set %d): %q", p, l, limit, r.Loom)
 	}
-	if !r.Same || !strings.Contains(r.Verdict, "for 100 tasks") {
+	if !r.Same || !regexp.MustCompile(`^a platform thread per sleeping task: up to [\d,]+ at once \(rule: at least the [\d,]+ tasks? submitted in the first 50 ms, a thread each\), no crash`).MatchString(r.Verdict) {
 		t.Errorf("cached pool under the limit: %s", r.Verdict)
 	}
 
