@@ -109,17 +109,17 @@ func cachedPool(c *Config) Outcome {
 	sleep := c.dur(time.Second, 100*time.Millisecond)
 	limit := thread.PlatformThreadLimit()
 	c.logf("cached pool, %s; platform thread limit %s (thread.PlatformThreadLimit)", nTasks(tasks, sleep), commas(int64(limit)))
-	// loom's limit counts platform threads, not OS threads (the process also has the Go
-	// runtime's own): sample both
-	platform := samplePeak(2*time.Millisecond, func() int64 { return int64(thread.PlatformThreads()) })
 	// The shape: a cached pool never queues a task; it hands each to an idle thread or starts a
 	// thread for it. No task can end before one sleep has passed since the first submission, so
 	// the tasks submitted in the first half of that sleep each have a thread of their own until
 	// it has passed: the pool must reach at least that many platform threads (a fixed pool would
-	// stay at its size). How many that is depends on how fast this machine starts threads.
-	ex := &earlyCounter{executor: newCached(), start: time.Now(), window: sleep / 2}
+	// stay at its size). How many that is depends on how fast this machine starts threads. The
+	// pool's largest size counts its platform threads (loom's limit counts platform threads; the
+	// OS threads sampled also count the Go runtime's own).
+	pool := newCached()
+	ex := &earlyCounter{executor: pool, start: time.Now(), window: sleep / 2}
 	elapsed, peak, submitted, err := runTasks(c, "cached pool", ex, tasks, sleepTask(sleep))
-	peakPlatform, early := platform.stop(), int(ex.early.Load())
+	peakPlatform, early := pool.LargestPoolSize(), int(ex.early.Load())
 	o := Outcome{Figures: map[string]float64{
 		"tasks": float64(tasks), "submitted": float64(submitted), "peak_os_threads": float64(peak),
 		"limit": float64(limit), "elapsed_ms": msf(elapsed), "submitted_in_first_half_sleep": float64(early),
@@ -127,9 +127,9 @@ func cachedPool(c *Config) Outcome {
 	rule := fmt.Sprintf("rule: at least the %s submitted in the first %s, a thread each", plural(early, "task"), dur(sleep/2))
 	switch {
 	case errors.Is(err, thread.ErrThreadLimit):
-		// the refusal itself shows that the process had limit platform threads at that moment,
-		// which sampling can miss on a loaded machine
-		peakPlatform = max(peakPlatform, limit)
+		// the refusal shows the process was at the limit; the pool's largest size also counts
+		// the worker whose start was refused (as Java's largestPoolSize does)
+		peakPlatform = limit
 		o.Loom = fmt.Sprintf("%s platform threads at once, loom's limit (up to %s OS threads seen), then task %s failed with thread.ErrThreadLimit (Java's OutOfMemoryError \"unable to create native thread\"); the %s started tasks finished and the process went on",
 			commas(int64(limit)), commas(int64(peak)), commas(int64(submitted+1)), commas(int64(submitted)))
 		o.Same = peakPlatform >= early

@@ -222,7 +222,7 @@ func TestVerdictsUnderALoweredPlatformLimit(t *testing.T) {
 		t.Fatalf("cached pool at the limit: %q", r.Loom)
 	}
 	if p := num(m[1]); p != limit || num(m[3]) != num(m[4])+1 || r.Figures["peak_platform_threads"] != float64(limit) {
-		t.Errorf("cached pool: %d platform threads at the limit (set %d): %q", p, limit, r.Loom)
+		t.Errorf("cached pool: %d platform threads at the limit (set %d; figure %v): %q", p, limit, r.Figures["peak_platform_threads"], r.Loom)
 	}
 	if !r.Same || !strings.Contains(r.Verdict, "up to loom's limit of "+demo.Commas(limit)+", then a clean ErrThreadLimit") {
 		t.Errorf("cached pool at the limit: %s", r.Verdict)
