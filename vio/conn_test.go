@@ -177,6 +177,62 @@ func TestInterruptBeforeReadClosesTheConnEvenWithDataThere(t *testing.T) {
 	})
 }
 
+// The interrupt's error belongs to the call during which the interrupt closed the resource: a
+// later call of the same thread, its status still set, finds it closed and fails as any call on a
+// closed resource does (net.ErrClosed; os.ErrClosed for a file), as Java's next read on the
+// socket says "Socket closed" (ClosedChannelException on a channel). Found by the oracle
+// (internal/oracle, io_interrupt_status_set_would_block).
+func TestALaterCallOnAResourceClosedByInterruptIsAPlainClose(t *testing.T) {
+	runVirtual(t, nil, func() {
+		c := newConnection(t)
+		l, err := vio.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		pc, err := vio.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pc.Close()
+		name := t.TempDir() + "/f"
+		if err := os.WriteFile(name, []byte("data"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := vio.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		buf := make([]byte, 10)
+		for _, call := range []struct {
+			name   string
+			do     func() error
+			closed error
+		}{
+			{"Conn.Read", func() error { _, err := c.c2.Read(buf); return err }, net.ErrClosed},
+			{"Conn.Write", func() error { _, err := c.c1.Write(buf); return err }, net.ErrClosed},
+			{"Listener.Accept", func() error { _, err := l.Accept(); return err }, net.ErrClosed},
+			{"PacketConn.ReadFrom", func() error { _, _, err := pc.ReadFrom(buf); return err }, net.ErrClosed},
+			{"File.Read", func() error { _, err := f.Read(buf); return err }, os.ErrClosed},
+		} {
+			thread.Current().Interrupt()
+			if err := call.do(); !errors.Is(err, vio.ErrClosedByInterrupt) {
+				t.Errorf("%s with the interrupt status set: %v, want ErrClosedByInterrupt", call.name, err)
+			}
+			for range 2 {
+				err := call.do()
+				if !errors.Is(err, call.closed) || errors.Is(err, vio.ErrClosedByInterrupt) || errors.Is(err, thread.ErrInterrupted) {
+					t.Errorf("%s again on the closed resource, status still set: %v, want a plain %v", call.name, err, call.closed)
+				}
+			}
+			if !thread.Interrupted() {
+				t.Errorf("%s: interrupt status cleared", call.name)
+			}
+		}
+	})
+}
+
 // Interrupting a writer blocked on a full socket buffer: it returns the count written, and the
 // peer receives exactly that many bytes (nothing lost, nothing invented).
 func TestInterruptedWriteReportsWhatWasWritten(t *testing.T) {

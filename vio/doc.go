@@ -71,7 +71,8 @@
 // call, or starting one with the interrupt status set, closes the socket or file; the call
 // returns [ErrClosedByInterrupt] (both [thread.ErrInterrupted] and [net.ErrClosed] to
 // [errors.Is]) and the interrupt status stays set. Another thread's call on the same conn sees a
-// plain net.ErrClosed (Java's AsynchronousCloseException). Calls whose Java counterparts throw
+// plain net.ErrClosed (Java's AsynchronousCloseException), and so does any later call on it, the
+// interrupted thread's included (Java: "Socket closed", ClosedChannelException). Calls whose Java counterparts throw
 // InterruptedException — an HTTP round trip (HttpClient.send), a process wait, Recv, Send, Await
 // — return an error matching thread.ErrInterrupted and clear the status. This holds on platform
 // threads too, and on goroutines that loom knows (that called [thread.Current]); on goroutines

@@ -16,6 +16,7 @@ type endpoint struct {
 	mu       sync.Mutex // held while an interrupt closes the resource
 	closed   atomic.Bool
 	closedBy atomic.Pointer[thread.Thread] // the thread whose interrupt closed it
+	reported atomic.Bool                   // a call of closedBy has returned ErrClosedByInterrupt
 	rdl, wdl atomic.Bool                   // a read (write) deadline is set
 	closeFn  func() error                  // closes the resource
 	rwait    rt.IOWait                     // registered by reads (and accepts, receives)
@@ -47,17 +48,21 @@ func (e *endpoint) close() error {
 	return e.closeFn()
 }
 
-// byInterruptOf reports whether an interrupt of t closed the resource. If so, it returns once the
-// close is complete: Go's poller wakes a blocked call as a close begins, and the call must not
-// report the resource closed while the interrupting goroutine is still closing it (a listening
-// socket would still accept connections).
+// byInterruptOf reports whether a failed call of t is the one to report that an interrupt of t
+// closed the resource: the first such call (normally the call the interrupt woke, or the one that
+// began with the status set; the next one if that call had completed anyway). Later calls of t
+// fail as any call on a closed resource does, with net.ErrClosed, as in Java ("Socket closed",
+// ClosedChannelException). It returns once the close is complete: Go's poller wakes a blocked
+// call as a close begins, and the call must not report the resource closed while the
+// interrupting goroutine is still closing it (a listening socket would still accept
+// connections).
 func (e *endpoint) byInterruptOf(t any) bool {
 	if by := e.closedBy.Load(); by == nil || t != any(by) {
 		return false
 	}
 	e.mu.Lock()
 	e.mu.Unlock() //nolint:staticcheck // an empty critical section: wait for interrupt to finish
-	return true
+	return e.reported.CompareAndSwap(false, true)
 }
 
 // readHow and writeHow say how a thread blocked on e shows.

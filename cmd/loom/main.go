@@ -7,6 +7,7 @@
 //	loom demo -budget 120s     fit in 2 minutes: the longest experiment sizes itself to what is left
 //	loom demo -long            the fixed-pool experiment with its published 1 s sleeps, whatever the budget
 //	loom demo --json           the results as JSON
+//	loom demo --markdown       the results as one Markdown table, as in the README (default: fit 80 columns)
 //	loom demo --java           also run each experiment's Java program on this machine's JDK (21+)
 //	loom bench                 virtual threads vs goroutines vs platform threads, loom vs sync
 //	loom bench --java          also time each case's Java twin on this machine's JDK
@@ -82,6 +83,7 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	scale := fs.Float64("scale", 1, "fraction of the full-scale task counts to run (0 < scale <= 1), e.g. 0.1")
 	only := fs.String("only", "", "comma-separated experiment names (or prefixes) to run; default all")
 	asJSON := fs.Bool("json", false, "print the results as JSON instead of a table")
+	markdown := fs.Bool("markdown", false, "print the results as one Markdown table (the README's), whatever its width, instead of fitting them to an 80-column terminal")
 	list := fs.Bool("list", false, "list the experiments and exit")
 	limit := fs.Int("platform-limit", 0, "lower loom's platform thread limit (thread.SetPlatformThreadLimit) to keep a shared machine responsive; 0 keeps the OS-derived limit")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -89,7 +91,7 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	long := fs.Bool("long", false, "run the fixed-pool experiment with its published 1 s sleeps whatever the budget")
 	withJava := fs.Bool("java", false, "also run each experiment's Java program (cmd/loom/java) on a JDK 21+ of this machine, in a JVM of its own, with the same parameters: a \"Java (this machine)\" column")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json] [-java] [-list] [-budget d] [-long] [-platform-limit n]\n\n")
+		fmt.Fprintf(stderr, "usage: loom demo [-scale f] [-only names] [-json | -markdown] [-java] [-list] [-budget d] [-long] [-platform-limit n]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +99,9 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))
+	}
+	if *asJSON && *markdown {
+		return errors.New("demo: -json and -markdown are two formats; pick one")
 	}
 	if *scale <= 0 || *scale > 1 {
 		return fmt.Errorf("demo: -scale must be in (0, 1], got %v", *scale)
@@ -124,8 +129,8 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if !*quiet {
 		c.Progress = stderr
-		fmt.Fprintf(stderr, "loom demo: %d experiments at scale %v, time budget %v; platform thread limit %d%s\n",
-			len(exps), *scale, *budget, thread.PlatformThreadLimit(), limitNote(*limit))
+		fmt.Fprintf(stderr, "loom demo: %s at scale %v, time budget %v; platform thread limit %s%s\n",
+			demo.Plural(len(exps), "experiment"), *scale, budgetNote(*budget), demo.Commas(thread.PlatformThreadLimit()), limitNote(*limit))
 	}
 	start := time.Now()
 	res := demo.Run(c, exps)
@@ -139,7 +144,11 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return failed(res)
 	}
-	if err := demo.WriteTable(stdout, res); err != nil {
+	write := func() error { return demo.WriteTable(stdout, res, demo.Width) }
+	if *markdown {
+		write = func() error { return demo.WriteMarkdown(stdout, res) }
+	}
+	if err := write(); err != nil {
 		return err
 	}
 	defer func() {
@@ -147,8 +156,12 @@ func demoCmd(args []string, stdout, stderr io.Writer) (err error) {
 			err = failed(res)
 		}
 	}()
-	_, err = fmt.Fprintf(stdout, "\nTotal %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %d%s%s.\n",
-		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), thread.PlatformThreadLimit(), limitNote(*limit), jdkNote(c.Java))
+	totals := fmt.Sprintf("Total %.1f s at scale %v on %d CPUs (GOMAXPROCS %d)%s; platform thread limit %s%s%s.",
+		total.Seconds(), *scale, runtime.NumCPU(), runtime.GOMAXPROCS(0), loadNote(), demo.Commas(thread.PlatformThreadLimit()), limitNote(*limit), jdkNote(c.Java))
+	if !*markdown {
+		totals = strings.Join(demo.Wrap(totals, demo.Width, "", ""), "\n")
+	}
+	_, err = fmt.Fprintf(stdout, "\n%s\n", totals)
 	return err
 }
 
@@ -192,6 +205,13 @@ func loadNote() string {
 	return ""
 }
 
+func budgetNote(budget time.Duration) string {
+	if budget <= 0 {
+		return "none"
+	}
+	return budget.String()
+}
+
 func limitNote(limit int) string {
 	if limit > 0 {
 		return " (lowered with -platform-limit)"
@@ -204,10 +224,11 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	svg := fs.String("svg", "", "also draw completion time vs task count (fixed pool vs virtual threads) to this SVG file")
 	only := fs.String("only", "", "run only the benchmarks whose names contain this")
-	benchtime := fs.Duration("benchtime", time.Second, "target run time of each benchmark")
+	benchtime := fs.Duration("benchtime", time.Second, "run time of each benchmark, its rounds together (each Java twin: as long again, after a warm-up as long)")
+	rounds := fs.Int("rounds", 5, "rounds each benchmark runs in; ns/op is the median round's")
 	withJava := fs.Bool("java", false, "also time each case's Java twin (cmd/loom/java/Bench.java) on a JDK 21+ of this machine, in a JVM of its own")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d] [-java]\n\n")
+		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d] [-rounds n] [-java]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -216,7 +237,10 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
 	}
-	o := bench.Options{Only: *only, BenchTime: *benchtime, Progress: stderr}
+	if *rounds < 1 {
+		return fmt.Errorf("bench: -rounds must be at least 1, got %d", *rounds)
+	}
+	o := bench.Options{Only: *only, BenchTime: *benchtime, Rounds: *rounds, Progress: stderr}
 	if *withJava {
 		if jvm := startJava("bench", stderr); jvm != nil {
 			defer jvm.Close()

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loomgo/loom/cmd/loom/internal/demo"
 	"github.com/loomgo/loom/internal/jdk"
@@ -25,13 +26,42 @@ func TestDemoPrintsATableOnStdoutAndProgressOnStderr(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
-	for _, want := range []string{"| experiment | Java (published) | loom (measured now) | verdict |", "156 ms total, all on worker-1", "2 of 2 experiments have the same shape"} {
+	for _, want := range []string{"one-carrier-sleepers\n  experiment ", "  Java (published)     156 ms total, all on worker-1", "Both experiments have the same shape", "\nTotal "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
+	// the default fits an 80-column terminal, the totals line included
+	for _, line := range strings.Split(out, "\n") {
+		if utf8.RuneCountInString(line) > demo.Width {
+			t.Errorf("line longer than %d columns: %q", demo.Width, line)
+		}
+	}
 	if !strings.Contains(errs, "[ 1/2] one-carrier-sleepers") || strings.Contains(out, "[ 1/2]") {
 		t.Errorf("progress belongs on stderr only; stderr:\n%s", errs)
+	}
+	if !strings.Contains(errs, "loom demo: 2 experiments at scale 1, time budget 2m50s; platform thread limit ") {
+		t.Errorf("stderr's first line:\n%s", errs)
+	}
+}
+
+func TestDemoMarkdownAndOneExperiment(t *testing.T) {
+	code, out, errs := runLoom("demo", "-markdown", "-only", "threadlocal", "-budget", "0")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	for _, want := range []string{"| experiment | Java (published) | loom (measured now) | verdict |\n| --- |",
+		"| ThreadLocal set in two virtual threads and in main | each sees only its own value;",
+		"\nThe experiment has the same shape as in Java.\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "loom demo: 1 experiment at scale 1, time budget none;") {
+		t.Errorf("stderr's first line:\n%s", errs)
+	}
+	if code, _, errs := runLoom("demo", "-json", "-markdown", "-only", "threadlocal"); code != 1 || !strings.Contains(errs, "pick one") {
+		t.Errorf("-json -markdown: exit %d, %q", code, errs)
 	}
 }
 
@@ -126,12 +156,16 @@ func TestDemoJava(t *testing.T) {
 		}
 		return
 	}
-	for _, want := range []string{"| Java (this machine) |", "JVM start-up excluded", "; Java (this machine): JDK "} {
-		if !strings.Contains(out, want) {
+	words := strings.Join(strings.Fields(out), " ") // the lines are wrapped
+	if !strings.Contains(out, "\n  Java (this machine)  ") {
+		t.Errorf("no Java (this machine) cell:\n%s", out)
+	}
+	for _, want := range []string{"JVM start-up excluded", "; Java (this machine): JDK "} {
+		if !strings.Contains(words, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	if !regexp.MustCompile(`\| (-5 17|17 -5) 12 \| (-5 17|17 -5) 12 \|`).MatchString(out) {
+	if !regexp.MustCompile(`\n  Java \(this machine\)  (-5 17|17 -5) 12\n  loom \(measured now\)  (-5 17|17 -5) 12\n`).MatchString(out) {
 		t.Errorf("the Java and loom cells of queue-sum:\n%s", out)
 	}
 }

@@ -46,6 +46,7 @@
 // invokeAll/invokeAny, scheduled executors, the completion service (executors_test.go);
 // CompletableFuture (futures_test.go); StructuredTaskScope and its joiners, JDK 25's preview API
 // (structured_test.go); ScopedValue (scoped_test.go); ThreadLocal and InheritableThreadLocal
-// (threadlocal_test.go). Socket I/O on virtual threads (package vio) gets its scenarios in
-// vio_test.go and java/IoScenarios.java when vio lands.
+// (threadlocal_test.go); socket I/O on virtual threads, package vio against java.net.Socket,
+// ServerSocket and SocketChannel: states while blocked, interrupts, timeouts, close, a
+// thread-per-connection server on one carrier (vio_test.go).
 package oracle

@@ -3,6 +3,9 @@ package oracle_test
 import (
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"syscall"
 
 	"github.com/loomgo/loom/executors"
 	"github.com/loomgo/loom/locks"
@@ -10,6 +13,7 @@ import (
 	"github.com/loomgo/loom/scoped"
 	"github.com/loomgo/loom/structured"
 	"github.com/loomgo/loom/thread"
+	"github.com/loomgo/loom/vio"
 )
 
 // The exception table: how a loom error (returned, or carried by a panic) is written in the
@@ -43,11 +47,32 @@ import (
 //	structured.ErrWrongThread                       WrongThreadException (checked before StructureViolation, which it also matches)
 //	structured.ErrStructureViolation                StructureViolationException
 //
+// Socket errors (vio_test.go) are checked before the table, since vio.ErrClosedByInterrupt also
+// matches thread.ErrInterrupted. Java's SocketExceptions differ only by message, so the Java half
+// writes them with it: SocketException(Socket closed).
+//
+//	vio.ErrClosedByInterrupt                        ClosedByInterruptException (Java's classic socket throws SocketException "Closed by interrupt": the Java half writes it so)
+//	os.ErrDeadlineExceeded                          SocketTimeoutException
+//	net.ErrClosed                                   SocketException(Socket closed)  (Java: "Socket closed", or "Socket is closed" before the call: the Java half writes both so)
+//	syscall.ECONNRESET                              SocketException(Connection reset)
+//	syscall.ECONNREFUSED                            ConnectException(Connection refused)
+//
 // One representation difference is normalised on the Java side rather than listed as a
 // divergence, because loom documents it as its Go form: a dependent CompletableFuture stage
 // that fails because the stage it depends on failed carries the cause unchanged in loom, where
 // Java wraps it in a CompletionException; the Java scenarios pass such exceptions through
 // Ex.unwrap before logging them from a callback.
+var socketTable = []struct {
+	err  error
+	name string
+}{
+	{vio.ErrClosedByInterrupt, "ClosedByInterruptException"},
+	{os.ErrDeadlineExceeded, "SocketTimeoutException"},
+	{net.ErrClosed, "SocketException(Socket closed)"},
+	{syscall.ECONNRESET, "SocketException(Connection reset)"},
+	{syscall.ECONNREFUSED, "ConnectException(Connection refused)"},
+}
+
 var exceptionTable = []struct {
 	err  error
 	name string
@@ -100,6 +125,11 @@ func exName(err error) string {
 	}
 	if errors.As(err, &fe) {
 		return exName(fe)
+	}
+	for _, e := range socketTable {
+		if errors.Is(err, e.err) {
+			return e.name
+		}
 	}
 	for _, e := range exceptionTable {
 		if errors.Is(err, e.err) {

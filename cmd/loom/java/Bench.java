@@ -1,10 +1,40 @@
-// loom bench's Java side: the JDK's twin of each loom case, timed inside the JVM (no start-up)
-// the way Go's testing.Benchmark times loom's: the operation runs in batches that grow until a
-// batch lasts BENCHTIME_MS, after a warm-up batch as long (for the JIT), and the last batch gives
-// ns/op.
-// Usage: java Bench.java CASE BENCHTIME_MS     (a case name below; the 1-carrier ping-pong wants
-//        -Djdk.virtualThreadScheduler.parallelism=1)
-// Prints "figure ns_per_op VALUE" and a "text ..." line.
+// loom bench's Java side: the JDK's twin of each loom case with a Java twin
+// (cmd/loom/internal/bench), timed inside the JVM (no start-up) the way loom's side is timed:
+//
+//   - the same thread kinds: each case's loop runs on a virtual thread, as loom's does
+//     (onVirtualThread in cases.go). Timed from main, a platform thread, every join or get parks
+//     an OS thread and is woken by another OS thread: 20-120 us a round trip on a loaded 2-core
+//     machine, where the same call on a virtual thread costs 1-3 us. Loom's benchmark goroutine
+//     parks cheaply, so that would not compare like with like;
+//   - warm-up: batches of growing n until one lasts a round (BENCHTIME_MS / ROUNDS), then more
+//     until the warm-up has lasted BENCHTIME_MS (C2 compiles the loops long before), as
+//     testing.Benchmark grows N before each of loom's rounds;
+//   - enough iterations: a round lasts BENCHTIME_MS / ROUNDS, thousands of ops at least, so
+//     System.nanoTime's granularity (tens of ns) is nothing;
+//   - ROUNDS rounds of the calibrated n, the median ns/op reported (loom reports its median
+//     round too), with the fastest and slowest.
+//
+// What one op of each case is (all on virtual threads unless said):
+//   virtual-start-join           Thread.ofVirtual().start(() -> {}).join()
+//   platform-start-join          a daemon platform thread started and joined: an OS thread
+//                                created and ended per op, slow on both sides by nature
+//   virtual-burst-1000           start 1,000 virtual threads that each increment a counter, join all
+//   park-ping-pong               one round trip of a turn between two virtual threads with
+//                                LockSupport.park/unpark (with -Djdk.virtualThreadScheduler
+//                                .parallelism=1: both on one carrier)
+//   reentrantlock-uncontended    lock(); unlock()
+//   synchronized-uncontended     synchronized (m) { blackhole++ }
+//   reentrantlock-contended-8-virtual  one increment under a ReentrantLock, 8 virtual threads
+//                                sharing the n increments
+//   arrayblockingqueue-1-to-1    one element from a producer to a consumer (two virtual threads),
+//   linkedblockingqueue-1-to-1   capacity 128
+//   virtual-executor-submit-get  submit(() -> k * 2).get() on a virtual-thread-per-task executor
+//   fixed-pool-2-submit-get      the same on a fixed pool of 2 platform threads: each op wakes a
+//                                pool thread parked in the OS, then the waiting virtual thread
+//
+// Usage: java Bench.java CASE BENCHTIME_MS [ROUNDS]   (ROUNDS: 5 by default)
+// Prints "figure ns_per_op VALUE" (the median), ns_per_op_min, ns_per_op_max, n (ops a round),
+// rounds, warmup_ns, on_virtual_thread (1), and a "text ..." line.
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
@@ -98,25 +128,58 @@ public class Bench {
     public static void main(String[] args) throws Exception {
         Op op = CASES.get(args[0]);
         if (op == null) throw new IllegalArgumentException("no case " + args[0] + "; cases: " + CASES.keySet());
-        long target = Long.parseLong(args[1]) * 1_000_000;
-        timed(op, target); // warm-up
-        long[] r = timed(op, target);
-        double ns = (double) r[1] / r[0];
-        System.out.println("figure ns_per_op " + ns);
-        System.out.println("figure n " + r[0]);
-        System.out.printf("text %s: %.1f ns/op over %,d ops%n", args[0], ns, r[0]);
+        long benchtime = Long.parseLong(args[1]) * 1_000_000;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        if (rounds < 1) throw new IllegalArgumentException("rounds " + rounds);
+        long round = Math.max(benchtime / rounds, 1);
+
+        // warm-up: grow n until a batch lasts a round, then go on until the warm-up has lasted
+        // benchtime
+        long n = 1, warm = 0;
+        for (;;) {
+            long ns = onVirtualThread(op, n);
+            warm += ns;
+            if (ns >= round) break;
+            long next = ns <= 0 ? n * 100 : (long) (n * 1.2 * round / ns);
+            n = Math.max(n + 1, Math.min(next, n * 100));
+            if (n >= 1L << 40) break;
+        }
+        while (warm < benchtime) warm += onVirtualThread(op, n);
+
+        double[] perOp = new double[rounds];
+        for (int i = 0; i < rounds; i++) perOp[i] = (double) onVirtualThread(op, n) / n;
+        Arrays.sort(perOp);
+        double median = perOp[rounds / 2];
+        System.out.println("figure ns_per_op " + median);
+        System.out.println("figure ns_per_op_min " + perOp[0]);
+        System.out.println("figure ns_per_op_max " + perOp[rounds - 1]);
+        System.out.println("figure n " + n);
+        System.out.println("figure rounds " + rounds);
+        System.out.println("figure warmup_ns " + warm);
+        System.out.println("figure on_virtual_thread " + (onVirtual ? 1 : 0));
+        System.out.printf("text %s: %.1f ns/op, the median of %d rounds of %,d ops (%.1f to %.1f), on a virtual thread%n",
+                args[0], median, rounds, n, perOp[0], perOp[rounds - 1]);
     }
 
-    /** Runs op in batches of growing n until a batch lasts target ns; returns {n, ns}. */
-    static long[] timed(Op op, long target) throws Exception {
-        long n = 1;
-        while (true) {
-            long t0 = System.nanoTime();
-            op.run(n);
-            long ns = System.nanoTime() - t0;
-            if (ns >= target || n >= 1L << 40) return new long[] {n, ns};
-            long next = ns <= 0 ? n * 100 : (long) (n * 1.2 * target / ns);
-            n = Math.max(n + 1, Math.min(next, n * 100));
-        }
+    /** Whether every batch ran on a virtual thread (printed, for the test that checks it). */
+    static volatile boolean onVirtual = true;
+
+    /** Runs op(n) on a new virtual thread and returns how long op took, timed on that thread. */
+    static long onVirtualThread(Op op, long n) throws Exception {
+        long[] ns = new long[1];
+        Exception[] failed = new Exception[1];
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                if (!Thread.currentThread().isVirtual()) onVirtual = false;
+                long t0 = System.nanoTime();
+                op.run(n);
+                ns[0] = System.nanoTime() - t0;
+            } catch (Exception e) {
+                failed[0] = e;
+            }
+        });
+        t.join();
+        if (failed[0] != null) throw failed[0];
+        return ns[0];
     }
 }

@@ -72,6 +72,14 @@ func TestProgramsRunOnThisMachinesJDK(t *testing.T) {
 	if err != nil || res.Figures["ns_per_op"] <= 0 || res.Figures["n"] < 1 {
 		t.Errorf("Bench: %+v, %v", res, err)
 	}
+	// Bench measures as loom's side does: on a virtual thread (timed from main, each join parked
+	// an OS thread: 60-120 us a virtual thread's start and join, not 1-2 us), after a warm-up at
+	// least as long as the benchtime, the median of the rounds asked for.
+	res, err = jvm.Run("Bench", nil, []string{"virtual-start-join", "60", "3"})
+	if f := res.Figures; err != nil || f["on_virtual_thread"] != 1 || f["rounds"] != 3 || f["warmup_ns"] < 60e6 || f["n"] < 1 ||
+		!(f["ns_per_op_min"] <= f["ns_per_op"] && f["ns_per_op"] <= f["ns_per_op_max"]) {
+		t.Errorf("Bench virtual-start-join: %+v, %v", res, err)
+	}
 	if _, err := jvm.Run("Bench", nil, []string{"no-such-case", "1"}); err == nil || !strings.Contains(err.Error(), "no case no-such-case") {
 		t.Errorf("Bench of an unknown case: %v", err)
 	}

@@ -14,6 +14,7 @@
 //
 // Usage: java --enable-preview -Djdk.virtualThreadScheduler.parallelism=1 Oracle [name...]
 //        java ... Oracle --list
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
@@ -124,6 +125,15 @@ final class Ex {
     static String name(Throwable t) {
         if (t instanceof Boom || t instanceof BoomRuntime) return "Boom(" + t.getMessage() + ")";
         String n = t.getClass().getSimpleName();
+        // Socket exceptions differ by message only. The classic socket's "Closed by interrupt" is
+        // the channels' ClosedByInterruptException (loom has one error for both), and "Socket is
+        // closed" (a closed socket's getInputStream) is "Socket closed" (its stream's read).
+        if (t instanceof SocketException) {
+            String m = String.valueOf(t.getMessage());
+            if (m.equals("Closed by interrupt")) return "ClosedByInterruptException";
+            if (m.equals("Socket is closed")) m = "Socket closed";
+            return n + "(" + m + ")";
+        }
         // Go has one wrapper where Java has two: get's ExecutionException and join's
         // CompletionException are both *executors.ExecutionError.
         if (t instanceof CompletionException) n = "ExecutionException";

@@ -2,9 +2,15 @@
 // threads, loom's blocking primitives against sync and channels. Each comparison is a group of
 // testing.Benchmark runs in the same process; the first case of a group is its baseline, and
 // every case is reported as ns/op and as a ratio to the baseline.
+//
+// A case is measured in Rounds rounds of BenchTime/Rounds each (testing.Benchmark's own ramp-up
+// of N before each is its warm-up) and reported by its median round. A case with a Java twin
+// (cmd/loom/java/Bench.java) runs its loop on a virtual thread, and the twin measures the same
+// way in its JVM: a warm-up, then Rounds rounds, the median.
 package bench
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -28,6 +34,9 @@ type Case struct {
 	// options JavaOptions when Options.Java is set.
 	Java        string
 	JavaOptions []string
+	// JavaRemark says why the twin's figure is what it is, when it is legitimately slow (an OS
+	// thread per op): printed under the table when the twins ran.
+	JavaRemark string
 }
 
 // Result is a case's measurement.
@@ -41,9 +50,11 @@ type Result struct {
 	AllocsPerOp int64   `json:"allocs_per_op"`
 	Ratio       float64 `json:"ratio_to_baseline"`
 	Baseline    string  `json:"baseline"`
+	Rounds      int     `json:"rounds"` // ns/op is the median round's
 	// The Java twin's ns/op on this machine (loom bench --java), or why it could not run.
 	JavaNsPerOp float64 `json:"java_ns_per_op,omitempty"`
 	JavaError   string  `json:"java_error,omitempty"`
+	JavaRemark  string  `json:"java_remark,omitempty"` // the case's JavaRemark
 }
 
 // Options configure Run.
@@ -52,6 +63,7 @@ type Options struct {
 	BenchTime time.Duration // target time per case; 0 means 1 s
 	Progress  io.Writer     // nil: quiet
 	Java      java.Runner   // if not nil, each case's Java twin is timed too, in a JVM of its own
+	Rounds    int           // rounds per case (and per Java twin), the median reported; 0 means 5
 }
 
 var initOnce sync.Once
@@ -63,7 +75,11 @@ func Run(o Options) ([]Result, error) {
 	if bt <= 0 {
 		bt = time.Second
 	}
-	if err := flag.Set("test.benchtime", bt.String()); err != nil {
+	rounds := o.Rounds
+	if rounds <= 0 {
+		rounds = 5
+	}
+	if err := flag.Set("test.benchtime", max(bt/time.Duration(rounds), time.Microsecond).String()); err != nil {
 		return nil, err
 	}
 	var out []Result
@@ -85,13 +101,17 @@ func Run(o Options) ([]Result, error) {
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bench %s ...\n", full)
 		}
-		br := testing.Benchmark(c.F)
-		if br.N == 0 {
-			return out, fmt.Errorf("benchmark %s failed", full)
+		brs := make([]testing.BenchmarkResult, rounds)
+		for i := range brs {
+			if brs[i] = testing.Benchmark(c.F); brs[i].N == 0 {
+				return out, fmt.Errorf("benchmark %s failed", full)
+			}
 		}
+		slices.SortFunc(brs, func(x, y testing.BenchmarkResult) int { return cmp.Compare(nsPerOp(x), nsPerOp(y)) })
+		br := brs[rounds/2]
 		r := Result{
-			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N,
-			NsPerOp:     float64(br.T.Nanoseconds()) / float64(br.N),
+			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: rounds,
+			NsPerOp:     nsPerOp(br),
 			BytesPerOp:  br.AllocedBytesPerOp(),
 			AllocsPerOp: br.AllocsPerOp(),
 		}
@@ -103,19 +123,23 @@ func Run(o Options) ([]Result, error) {
 		r.Baseline = b.Name
 		r.Ratio = r.NsPerOp / b.NsPerOp
 		if o.Java != nil && c.Java != "" {
-			runJava(o, c, bt, &r)
+			runJava(o, c, bt, rounds, &r)
 		}
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// runJava times c's Java twin (Bench.java) for about bt inside its JVM, after as long a warm-up.
-func runJava(o Options, c Case, bt time.Duration, r *Result) {
+func nsPerOp(br testing.BenchmarkResult) float64 { return float64(br.T.Nanoseconds()) / float64(br.N) }
+
+// runJava times c's Java twin (Bench.java) inside its JVM: a warm-up of about bt, then rounds
+// rounds of bt/rounds, the median.
+func runJava(o Options, c Case, bt time.Duration, rounds int, r *Result) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "bench %s/%s on the JDK (Bench.java %s) ...\n", c.Group, c.Name, c.Java)
 	}
-	jr, err := o.Java.Run("Bench", c.JavaOptions, []string{c.Java, strconv.FormatInt(max(bt.Milliseconds(), 1), 10)})
+	jr, err := o.Java.Run("Bench", c.JavaOptions, []string{c.Java, strconv.FormatInt(max(bt.Milliseconds(), 1), 10), strconv.Itoa(rounds)})
+	r.JavaRemark = c.JavaRemark
 	switch {
 	case err != nil:
 		r.JavaError = err.Error()
@@ -170,12 +194,18 @@ func WriteTable(w io.Writer, res []Result) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat, jns, vs)
 	}
-	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine.\n")
+	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine")
+	if len(res) > 0 && res[0].Rounds > 1 {
+		fmt.Fprintf(&b, " (ns/op: the median of %d rounds)", res[0].Rounds)
+	}
+	b.WriteString(".\n")
 	if withJava {
-		b.WriteString("Java (this machine): the case's twin in cmd/loom/java/Bench.java, each in a JVM of its own, timed inside it after a warm-up as long (JVM start-up excluded); vs Java > 1: loom is slower.\n")
+		b.WriteString("Java (this machine): the case's twin in cmd/loom/java/Bench.java, each in a JVM of its own, timed inside it (JVM start-up excluded) after a warm-up, the median of as many rounds; its loop runs on a virtual thread, as loom's does; vs Java > 1: loom is slower.\n")
 		for _, r := range res {
 			if r.JavaError != "" {
 				fmt.Fprintf(&b, "- %s/%s: Java not run: %s\n", r.Group, r.Name, r.JavaError)
+			} else if r.JavaRemark != "" && r.JavaNsPerOp > 0 {
+				fmt.Fprintf(&b, "- %s/%s: %s.\n", r.Group, r.Name, r.JavaRemark)
 			}
 		}
 	}

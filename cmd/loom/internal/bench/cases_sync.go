@@ -21,47 +21,53 @@ func lockCases() []Case {
 				mu.Unlock()
 			}
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", Java: "reentrantlock-uncontended", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", Note: "on a virtual thread", Java: "reentrantlock-uncontended", F: func(b *testing.B) {
 			var l locks.ReentrantLock
-			for b.Loop() {
-				l.Lock()
-				l.Unlock()
-			}
+			onVirtualThread(b, func(n int) {
+				for range n {
+					l.Lock()
+					l.Unlock()
+				}
+			})
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", Java: "synchronized-uncontended", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", Note: "on a virtual thread", Java: "synchronized-uncontended", F: func(b *testing.B) {
 			var m locks.Monitor
-			for b.Loop() {
-				m.Enter()
-				m.Exit()
-			}
+			onVirtualThread(b, func(n int) {
+				for range n {
+					m.Enter()
+					m.Exit()
+				}
+			})
 		}},
 
 		{Group: "contended: 8 threads increment a counter", Name: "sync.Mutex, goroutines", Note: "per increment", F: func(b *testing.B) {
 			var mu sync.Mutex
-			n := 0
-			contend(b, workers, func(f func()) func() {
+			count := 0
+			b.ResetTimer()
+			contend(b.N, workers, func(f func()) func() {
 				var wg sync.WaitGroup
 				wg.Add(1)
 				go func() { defer wg.Done(); f() }()
 				return wg.Wait
-			}, func() { mu.Lock(); n++; mu.Unlock() })
+			}, func() { mu.Lock(); count++; mu.Unlock() })
 		}},
 		{Group: "contended: 8 threads increment a counter", Name: "locks.ReentrantLock, virtual threads", Java: "reentrantlock-contended-8-virtual", Note: "per increment", F: func(b *testing.B) {
 			var l locks.ReentrantLock
-			n := 0
-			contend(b, workers, func(f func()) func() {
-				t := thread.StartVirtualThread(f)
-				return func() { join(b, t) }
-			}, func() { l.Lock(); n++; l.Unlock() })
+			count := 0
+			onVirtualThread(b, func(n int) {
+				contend(n, workers, func(f func()) func() {
+					t := thread.StartVirtualThread(f)
+					return func() { join(b, t) }
+				}, func() { l.Lock(); count++; l.Unlock() })
+			})
 		}},
 	}
 }
 
-// contend runs b.N calls of op split over workers started with start, and waits for them.
-func contend(b *testing.B, workers int, start func(func()) (wait func()), op func()) {
+// contend runs n calls of op split over workers started with start, and waits for them.
+func contend(n, workers int, start func(func()) (wait func()), op func()) {
 	var next atomic.Int64
-	total := int64(b.N)
-	b.ResetTimer()
+	total := int64(n)
 	waits := make([]func(), workers)
 	for i := range waits {
 		waits[i] = start(func() {
@@ -77,7 +83,6 @@ func contend(b *testing.B, workers int, start func(func()) (wait func()), op fun
 
 func queueCases() []Case {
 	const capacity = 128
-	// transfer moves b.N ints from a producer to a consumer.
 	return []Case{
 		{Group: "1 producer → 1 consumer, capacity 128", Name: "buffered channel, goroutines", Note: "per element", F: func(b *testing.B) {
 			ch := make(chan int, capacity)
@@ -95,17 +100,17 @@ func queueCases() []Case {
 		}},
 		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.ArrayBlockingQueue, virtual threads", Java: "arrayblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
 			q := queue.NewArrayBlockingQueue[int](capacity, false)
-			transfer(b, q.Put, q.Take)
+			onVirtualThread(b, func(n int) { transfer(b, n, q.Put, q.Take) })
 		}},
 		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.LinkedBlockingQueue, virtual threads", Java: "linkedblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
 			q := queue.NewLinkedBlockingQueue[int](capacity)
-			transfer(b, q.Put, q.Take)
+			onVirtualThread(b, func(n int) { transfer(b, n, q.Put, q.Take) })
 		}},
 	}
 }
 
-func transfer(b *testing.B, put func(int) error, take func() (int, error)) {
-	n := b.N
+// transfer moves n ints from a producer to a consumer, two virtual threads.
+func transfer(b *testing.B, n int, put func(int) error, take func() (int, error)) {
 	c := thread.StartVirtualThread(func() {
 		for range n {
 			take()
@@ -128,25 +133,31 @@ func executorCases() []Case {
 				<-ch
 			}
 		}},
-		{Group: "submit a task and wait for its result", Name: "virtual thread per task executor, Submit+Get", Java: "virtual-executor-submit-get", F: func(b *testing.B) {
+		{Group: "submit a task and wait for its result", Name: "virtual thread per task executor, Submit+Get", Note: "from a virtual thread", Java: "virtual-executor-submit-get", F: func(b *testing.B) {
 			es := executors.NewVirtualThreadPerTaskExecutor()
 			defer es.Close()
-			for i := 0; b.Loop(); i++ {
-				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				if _, err := f.Get(); err != nil {
-					b.Error(err)
-				}
-			}
+			onVirtualThread(b, func(n int) { submitGet(b, es, n) })
 		}},
-		{Group: "submit a task and wait for its result", Name: "fixed pool of 2 platform threads, Submit+Get", Java: "fixed-pool-2-submit-get", F: func(b *testing.B) {
-			es := executors.NewFixedThreadPool(2)
-			defer es.Close()
-			for i := 0; b.Loop(); i++ {
-				f, _ := executors.Submit(es, func() (int, error) { return i * 2, nil })
-				if _, err := f.Get(); err != nil {
-					b.Error(err)
-				}
-			}
-		}},
+		{Group: "submit a task and wait for its result", Name: "fixed pool of 2 platform threads, Submit+Get", Note: "from a virtual thread", Java: "fixed-pool-2-submit-get",
+			JavaRemark: "each op wakes a pool thread parked in the OS, then the waiting virtual thread: OS-level wake-ups, in Java as in loom",
+			F: func(b *testing.B) {
+				es := executors.NewFixedThreadPool(2)
+				defer es.Close()
+				onVirtualThread(b, func(n int) { submitGet(b, es, n) })
+			}},
+	}
+}
+
+// submitGet submits n tasks to es, one at a time, and waits for each one's result.
+func submitGet(b *testing.B, es executors.ExecutorService, n int) {
+	for i := range n {
+		f, err := executors.Submit(es, func() (int, error) { return i * 2, nil })
+		if err == nil {
+			_, err = f.Get()
+		}
+		if err != nil {
+			b.Error(err)
+			return
+		}
 	}
 }

@@ -56,12 +56,35 @@ func TestJavaColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fj.runs) != 2 || !strings.HasPrefix(fj.runs[0], "Bench  | reentrantlock-uncontended 1") {
+	if len(fj.runs) != 2 || fj.runs[0] != "Bench  | reentrantlock-uncontended 1 5" {
 		t.Errorf("runs %q", fj.runs)
 	}
 	var tab bytes.Buffer
 	bench.WriteTable(&tab, res)
 	for _, w := range []string{"| Java (this machine) ns/op | vs Java |", "| 10.0 | ", "| not run |", "Java not run: no JVM for this one", "JVM start-up excluded"} {
+		if !strings.Contains(tab.String(), w) {
+			t.Errorf("table lacks %q:\n%s", w, tab.String())
+		}
+	}
+}
+
+// TestJavaRemarksAndRounds checks that a legitimately slow Java figure is explained under the
+// table, and that both sides are asked for as many rounds.
+func TestJavaRemarksAndRounds(t *testing.T) {
+	fj := &fakeJava{}
+	res, err := bench.Run(bench.Options{Only: "start+join one thread/platform", BenchTime: 3 * time.Millisecond, Rounds: 3, Java: fj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 || res[1].Rounds != 3 || res[1].JavaRemark == "" {
+		t.Fatalf("results %+v", res)
+	}
+	if len(fj.runs) != 1 || fj.runs[0] != "Bench  | platform-start-join 3 3" {
+		t.Errorf("runs %q", fj.runs)
+	}
+	var tab bytes.Buffer
+	bench.WriteTable(&tab, res)
+	for _, w := range []string{"- start+join one thread/platform thread (OS thread): an OS thread created and ended per op", "(ns/op: the median of 3 rounds)", "its loop runs on a virtual thread"} {
 		if !strings.Contains(tab.String(), w) {
 			t.Errorf("table lacks %q:\n%s", w, tab.String())
 		}

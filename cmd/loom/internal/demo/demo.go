@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loomgo/loom/cmd/loom/java"
 )
@@ -350,12 +351,53 @@ func verdictWord(same bool) string {
 	return "DIFFERENT"
 }
 
-// WriteTable prints the results as a Markdown table (readable in a terminal, pastable in a
-// README), followed by the scaling notes. When the Java programs ran (loom demo --java), a "Java
-// (this machine)" column stands beside the published one.
-func WriteTable(w io.Writer, res []Result) error {
+// Width is the terminal width WriteTable fits its lines to by default.
+const Width = 80
+
+// WriteTable prints the results for a terminal, every line at most width columns (Width if
+// width <= 0): the table's rows one after the other, each cell on a line of its own beside its
+// column's name and wrapped to fit, then the summary and the scaling notes. WriteMarkdown prints
+// the same as one Markdown table.
+func WriteTable(w io.Writer, res []Result, width int) error {
+	if width <= 0 {
+		width = Width
+	}
+	withJava := ranJava(res)
+	labels := []string{"experiment", "Java (published)"}
+	if withJava {
+		labels = append(labels, "Java (this machine)")
+	}
+	labels = append(labels, "loom (measured now)", "verdict")
+	pad := 0
+	for _, l := range labels {
+		pad = max(pad, utf8.RuneCountInString(l))
+	}
+	indent := strings.Repeat(" ", 2+pad+2)
 	var b strings.Builder
-	withJava := slices.ContainsFunc(res, func(r Result) bool { return r.JavaHere != "" || r.JavaError != "" })
+	for i, r := range res {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeLines(&b, Wrap(r.Name, width, "", "  "))
+		row := rowCells(r, withJava)
+		for k, l := range labels {
+			first := "  " + l + strings.Repeat(" ", pad-utf8.RuneCountInString(l)+2)
+			writeLines(&b, Wrap(row[k], width, first, indent))
+		}
+	}
+	b.WriteString("\n")
+	writeLines(&b, Wrap(summaryOf(res), width, "", ""))
+	writeNotes(&b, res, withJava, func(text, first, rest string) { writeLines(&b, Wrap(text, width, first, rest)) })
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown prints the results as one Markdown table (for the README; lines as long as their
+// cells), followed by the summary and the scaling notes. When the Java programs ran (loom demo
+// --java), a "Java (this machine)" column stands beside the published one.
+func WriteMarkdown(w io.Writer, res []Result) error {
+	var b strings.Builder
+	withJava := ranJava(res)
 	if withJava {
 		b.WriteString("| experiment | Java (published) | Java (this machine) | loom (measured now) | verdict |\n")
 		b.WriteString("| --- | --- | --- | --- | --- |\n")
@@ -363,43 +405,81 @@ func WriteTable(w io.Writer, res []Result) error {
 		b.WriteString("| experiment | Java (published) | loom (measured now) | verdict |\n")
 		b.WriteString("| --- | --- | --- | --- |\n")
 	}
-	same := 0
-	var notes []string
 	for _, r := range res {
-		title := r.Title
-		if r.Scaling != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s", r.Name, r.Scaling))
-			title += " *"
+		row := rowCells(r, withJava)
+		for i := range row {
+			row[i] = cell(row[i])
 		}
-		v := verdictWord(r.Same)
-		if r.Verdict != "" {
-			v += ": " + r.Verdict
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintf(&b, "\n%s\n", summaryOf(res))
+	writeNotes(&b, res, withJava, func(text, first, _ string) { b.WriteString(first + text + "\n") })
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func ranJava(res []Result) bool {
+	return slices.ContainsFunc(res, func(r Result) bool { return r.JavaHere != "" || r.JavaError != "" })
+}
+
+// rowCells returns the cells of r's row: the experiment (marked * if scaled), the published
+// figure, this machine's Java figure (withJava), loom's, and the verdict.
+func rowCells(r Result, withJava bool) []string {
+	title := r.Title
+	if r.Scaling != "" {
+		title += " *"
+	}
+	v := verdictWord(r.Same)
+	if r.Verdict != "" {
+		v += ": " + r.Verdict
+	}
+	row := []string{title, r.Java}
+	if withJava {
+		here := r.JavaHere
+		if r.JavaError != "" {
+			here = "not run: " + r.JavaError
 		}
+		row = append(row, here)
+	}
+	return append(row, r.Loom, v)
+}
+
+func summaryOf(res []Result) string {
+	same := 0
+	for _, r := range res {
 		if r.Same {
 			same++
 		}
-		if withJava {
-			here := r.JavaHere
-			if r.JavaError != "" {
-				here = "not run: " + r.JavaError
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(here), cell(r.Loom), cell(v))
-		} else {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(title), cell(r.Java), cell(r.Loom), cell(v))
-		}
 	}
-	fmt.Fprintf(&b, "\n%d of %d experiments have the same shape as in Java.\n", same, len(res))
+	return Summary(same, len(res))
+}
+
+// writeNotes writes what follows the summary: what the Java (this machine) column is, and how
+// each scaled experiment was scaled, each through line(text, first-line prefix, next-line prefix).
+func writeNotes(b *strings.Builder, res []Result, withJava bool, line func(text, first, rest string)) {
 	if withJava {
-		b.WriteString("\nJava (this machine): each experiment's program in cmd/loom/java, in a JVM of its own, with the parameters loom's run used; times measured inside the program (JVM start-up excluded).\n")
+		b.WriteString("\n")
+		line("Java (this machine): each experiment's program in cmd/loom/java, in a JVM of its own, with the parameters loom's run used; times measured inside the program (JVM start-up excluded).", "", "")
+	}
+	var notes []Result
+	for _, r := range res {
+		if r.Scaling != "" {
+			notes = append(notes, r)
+		}
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n* scaled:\n")
-		for _, n := range notes {
-			b.WriteString("  - " + n + "\n")
+		for _, r := range notes {
+			line(r.Name+": "+r.Scaling, "  - ", "    ")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+}
+
+func writeLines(b *strings.Builder, lines []string) {
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
@@ -448,5 +528,6 @@ func WriteJSON(w io.Writer, c *Config, res []Result, total time.Duration) error 
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "50 ms < 500 ms", not "\u003c"
 	return enc.Encode(rep)
 }

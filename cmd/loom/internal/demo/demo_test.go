@@ -95,14 +95,14 @@ func TestTableAndJSONCarryEveryColumn(t *testing.T) {
 		{Name: "b", Title: "B", Java: "x", Loom: "y", Rule: "r", Verdict: "no", Scaling: "ran 10 (full: 1,000)"},
 	}
 	var tab bytes.Buffer
-	if err := demo.WriteTable(&tab, res); err != nil {
+	if err := demo.WriteMarkdown(&tab, res); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		"| experiment | Java (published) | loom (measured now) | verdict |",
 		`| A \| pipes | 1 ms | 2 ms | same shape: 2 < 3 |`,
 		"| B * | x | y | DIFFERENT: no |",
-		"1 of 2 experiments have the same shape",
+		"1 of the 2 experiments has the same shape",
 		"b: ran 10 (full: 1,000)",
 	} {
 		if !strings.Contains(tab.String(), want) {

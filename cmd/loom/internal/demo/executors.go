@@ -22,4 +22,4 @@ func newFixed(n int) executors.ExecutorService { return executors.NewFixedThread
 
 // newCached is Executors.newCachedThreadPool(): a platform thread for every task that finds no
 // idle one.
-func newCached() executors.ExecutorService { return executors.NewCachedThreadPool() }
+func newCached() *executors.ThreadPoolExecutor { return executors.NewCachedThreadPool() }

@@ -64,14 +64,19 @@ func pinning(c *Config) Outcome {
 // their own, on one carrier, with Java 24+ rules: they overlap, and one carrier is enough.
 func hundredMonitors(c *Config) Outcome {
 	n := c.n(100, 10)
+	const d = 50 * time.Millisecond
 	el, st := onOneCarrier(thread.PinNone, n, func(int) {
 		var m locks.Monitor
-		m.Synchronized(func() { sleepFor(50 * time.Millisecond) })
+		m.Synchronized(func() { sleepFor(d) })
 	})
+	// pinned, the sleeps would run one after the other: n × 50 ms. The rule is under half of
+	// that, and under 500 ms (a tenth of it at full scale).
+	serial := time.Duration(n) * d
+	limit := min(serial/2, 500*time.Millisecond)
 	o := Outcome{
-		Loom:    fmt.Sprintf("%s, %d carrier used", ms(el), st.PeakPoolSize),
-		Same:    el < 500*time.Millisecond && st.PeakPoolSize == 1,
-		Verdict: fmt.Sprintf("%s (not %s), %d carrier", under(el, 500*time.Millisecond), ms(time.Duration(n)*50*time.Millisecond), st.PeakPoolSize),
+		Loom:    fmt.Sprintf("%s, %s used", ms(el), plural(st.PeakPoolSize, "carrier")),
+		Same:    el < limit && st.PeakPoolSize == 1,
+		Verdict: fmt.Sprintf("%s (not %s: the %d sleeps one after the other), %s", under(el, limit), ms(serial), n, plural(st.PeakPoolSize, "carrier")),
 		Figures: map[string]float64{"threads": float64(n), "elapsed_ms": msf(el), "peak_pool_size": float64(st.PeakPoolSize)},
 	}
 	if n != 100 {

@@ -84,7 +84,8 @@ func memory10k(c *Config) Outcome {
 			"virtual_rss_bytes": float64(vRSS), "platform_rss_bytes": float64(pRSS)},
 	}
 	if pn < n {
-		o.Scaling = fmt.Sprintf("platform threads measured with %s (the platform thread limit) and scaled to %s", commas(int64(pn)), commas(int64(n)))
+		o.Scaling = fmt.Sprintf("platform threads measured with %s (what the platform thread limit of %s leaves) and scaled to %s",
+			commas(int64(pn)), commas(int64(thread.PlatformThreadLimit())), commas(int64(n)))
 	}
 	if !c.full() {
 		o.Scaling = join(o.Scaling, fmt.Sprintf("ran %s threads (full: 10,000)", commas(int64(n))))

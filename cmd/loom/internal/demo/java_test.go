@@ -65,7 +65,7 @@ func TestTheJavaRunGetsLoomsParametersAndItsOwnColumn(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 	var tab bytes.Buffer
-	demo.WriteTable(&tab, res)
+	demo.WriteMarkdown(&tab, res)
 	for _, w := range []string{"| experiment | Java (published) | Java (this machine) | loom (measured now) | verdict |",
 		"| t | published | java did Prog | loom did it | same shape: fine; this JDK", "JVM start-up excluded"} {
 		if !strings.Contains(tab.String(), w) {
@@ -86,13 +86,13 @@ func TestTheJavaRunGetsLoomsParametersAndItsOwnColumn(t *testing.T) {
 	fj.fail = true
 	res = demo.Run(c, []demo.Experiment{exp})
 	tab.Reset()
-	demo.WriteTable(&tab, res)
+	demo.WriteMarkdown(&tab, res)
 	if res[0].JavaError != "no JVM today" || !res[0].Same || !strings.Contains(tab.String(), "| not run: no JVM today |") {
 		t.Errorf("failed Java run: %+v\n%s", res[0], tab.String())
 	}
 	// without Config.Java the table is today's
 	tab.Reset()
-	demo.WriteTable(&tab, demo.Run(&demo.Config{}, []demo.Experiment{exp}))
+	demo.WriteMarkdown(&tab, demo.Run(&demo.Config{}, []demo.Experiment{exp}))
 	if strings.Contains(tab.String(), "this machine") {
 		t.Errorf("no --java, yet a Java column:\n%s", tab.String())
 	}
