@@ -911,8 +911,12 @@ func TestCompletableFutureTest_testExceptionPropagationReusesResultObject(t *tes
 				func(y *cf) func() error { return waitVoid(m.runAfterBoth(c, v42, y, noop)) },
 				func(y *cf) func() error { return waitVoid(m.thenAcceptBoth(c, y, v42, func(_, _ *item) {})) },
 				func(y *cf) func() error { return waitVoid(m.thenAcceptBoth(c, v42, y, func(_, _ *item) {})) },
-				func(y *cf) func() error { return wait(m.thenCombine(c, y, v42, func(x, _ *item) (*item, error) { return x, nil })) },
-				func(y *cf) func() error { return wait(m.thenCombine(c, v42, y, func(x, _ *item) (*item, error) { return x, nil })) },
+				func(y *cf) func() error {
+					return wait(m.thenCombine(c, y, v42, func(x, _ *item) (*item, error) { return x, nil }))
+				},
+				func(y *cf) func() error {
+					return wait(m.thenCombine(c, v42, y, func(x, _ *item) (*item, error) { return x, nil }))
+				},
 				func(y *cf) func() error { return wait(m.whenComplete(c, y, func(*item, error) {})) },
 				func(y *cf) func() error {
 					return wait(m.thenCompose(c, y, func(x *item) *cf { return executors.CompletedFuture(x) }))
@@ -920,7 +924,10 @@ func TestCompletableFutureTest_testExceptionPropagationReusesResultObject(t *tes
 				func(y *cf) func() error { return waitVoid(executors.AllOf(y)) },
 				func(y *cf) func() error { return waitVoid(executors.AllOf(y, v42)) },
 				func(y *cf) func() error { return waitVoid(executors.AllOf(v42, y)) },
-				func(y *cf) func() error { f := executors.AnyOf(y); return func() error { return exceptionalCompletion(f) } },
+				func(y *cf) func() error {
+					f := executors.AnyOf(y)
+					return func() error { return exceptionalCompletion(f) }
+				},
 				func(y *cf) func() error {
 					f := executors.AnyOf(y, incomplete)
 					return func() error { return exceptionalCompletion(f) }
