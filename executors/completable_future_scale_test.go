@@ -12,7 +12,9 @@ import (
 // The TCK's "expensive" sizes of the garbage-retention tests: a million stale completions pushed
 // on futures that never complete.
 
-func TestMillionCoCompletionGarbageRetention(t *testing.T) { coCompletionGarbageRetention(t, 1_000_000) }
+func TestMillionCoCompletionGarbageRetention(t *testing.T) {
+	coCompletionGarbageRetention(t, 1_000_000)
+}
 
 func TestMillionCancelledGarbageRetention(t *testing.T) { cancelledGarbageRetention(t, 1_000_000) }
 
