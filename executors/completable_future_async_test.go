@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -342,6 +343,45 @@ func TestStressEitherAndBothRaceTheirSources(t *testing.T) {
 			}
 			if eitherRuns[i].Load() != 1 || bothRuns[i].Load() != 1 {
 				t.Fatalf("seed %d, stage %d: either ran %d times, both %d", seed, i, eitherRuns[i].Load(), bothRuns[i].Load())
+			}
+		}
+	}
+}
+
+// Either stages registered on two sources that complete at the same moment, from two threads:
+// both sources fire each stage, and the action, slow enough for the two to overlap, runs once.
+func TestStressEitherActionRunsOnceWhenBothSourcesFire(t *testing.T) {
+	for seed := range uint64(100) {
+		r := rand.New(rand.NewPCG(seed, 13))
+		f, g := executors.NewCompletableFuture[int](), executors.NewCompletableFuture[int]()
+		n := 1 + r.IntN(16)
+		runs := make([]atomic.Int32, n)
+		stages := make([]*executors.CompletableFuture[int], n)
+		for i := range n {
+			act := func(v int) (int, error) {
+				runs[i].Add(1)
+				for range 3 {
+					runtime.Gosched()
+				}
+				return v, nil
+			}
+			if r.IntN(2) == 0 {
+				stages[i] = executors.ApplyToEither(f, g, act)
+			} else {
+				stages[i] = executors.ApplyToEither(g, f, act)
+			}
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for _, src := range []*executors.CompletableFuture[int]{f, g} {
+			wg.Add(1)
+			go func() { defer wg.Done(); <-start; src.Complete(1) }()
+		}
+		close(start)
+		wg.Wait()
+		for i, s := range stages {
+			if v, err := s.GetTimeout(tenSeconds); v != 1 || err != nil || runs[i].Load() != 1 {
+				t.Fatalf("seed %d, stage %d = %v, %v; its action ran %d times", seed, i, v, err, runs[i].Load())
 			}
 		}
 	}

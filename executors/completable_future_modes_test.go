@@ -536,3 +536,97 @@ func joinOrFail[T any](c *tck, f *executors.CompletableFuture[T], want T, ok fun
 	}
 	failed()
 }
+
+// sourceFailure is one of the TCK's ways for a source to fail: with an exception, or cancelled
+// (either way of mayInterruptIfRunning, which has no effect).
+type sourceFailure struct {
+	name      string
+	ex        error // the exception, for "exceptional"
+	fail      func(f *cf) bool
+	checkItem func(t *testing.T, h *cf)
+	checkVoid func(t *testing.T, h *cfVoid)
+}
+
+func exceptionalFailure() []sourceFailure {
+	ex := newCFException()
+	return []sourceFailure{{"exceptional", ex, func(f *cf) bool { return f.CompleteExceptionally(ex) },
+		func(t *testing.T, h *cf) { t.Helper(); checkCompletedExceptionally(t, h, ex) },
+		func(t *testing.T, h *cfVoid) { t.Helper(); checkCompletedExceptionally(t, h, ex) }}}
+}
+
+func cancellation() []sourceFailure {
+	var sfs []sourceFailure
+	for _, mayInterrupt := range []bool{true, false} {
+		sfs = append(sfs, sourceFailure{"cancelled", nil, func(f *cf) bool { return f.Cancel(mayInterrupt) },
+			func(t *testing.T, h *cf) { t.Helper(); checkCompletedWithWrappedCancellation(t, h) },
+			func(t *testing.T, h *cfVoid) { t.Helper(); checkCompletedWithWrappedCancellation(t, h) }})
+	}
+	return sfs
+}
+
+// stageProbe is a stage of *item or struct{} seen through the TCK's checks.
+type stageProbe struct {
+	incomplete func()
+	normal     func(want *item) // a struct{} stage ignores want
+	failedAs   func(sf sourceFailure)
+	failedBy   func(a *action)
+	wait       func() (*item, error)
+}
+
+func probeItem(c *tck, h *cf) stageProbe {
+	return stageProbe{
+		incomplete: func() { c.Helper(); checkIncomplete(c.T, h) },
+		normal:     func(want *item) { c.Helper(); checkCompletedNormally(c.T, h, want) },
+		failedAs:   func(sf sourceFailure) { c.Helper(); sf.checkItem(c.T, h) },
+		failedBy:   func(a *action) { c.Helper(); failedWith(c, h, a) },
+		wait:       func() (*item, error) { return h.GetTimeout(tenSeconds) },
+	}
+}
+
+func probeVoid(c *tck, h *cfVoid) stageProbe {
+	return stageProbe{
+		incomplete: func() { c.Helper(); checkIncomplete(c.T, h) },
+		normal:     func(*item) { c.Helper(); checkCompletedNormally(c.T, h, void) },
+		failedAs:   func(sf sourceFailure) { c.Helper(); sf.checkVoid(c.T, h) },
+		failedBy:   func(a *action) { c.Helper(); failedWith(c, h, a) },
+		wait:       func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err },
+	}
+}
+
+// stageKind is one of the stage methods the TCK checks together, made of sources f and g (one-
+// source kinds ignore g) and running a's ordinary or failing form.
+type stageKind struct {
+	name  string
+	make  func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe
+	value func(x, y *item) *item // the stage's value for its sources' values; nil for a struct{} stage
+	saw   func(x, y *item) *item // what the action records; nil when it records nothing
+}
+
+func (k stageKind) valueOf(x, y *item) *item {
+	if k.value == nil {
+		return nil
+	}
+	return k.value(x, y)
+}
+
+func (k stageKind) assertSaw(a *action, x, y *item) {
+	a.c.Helper()
+	if k.saw == nil {
+		a.assertInvoked()
+		return
+	}
+	a.assertValue(k.saw(x, y))
+}
+
+// unary makes a function of one source's value a function of two.
+func unary(fn func(*item) *item) func(x, y *item) *item {
+	return func(x, _ *item) *item { return fn(x) }
+}
+
+// pick returns the action's failing form if failing, else its ordinary one.
+func pick[F any](failing bool, ordinary, failingForm func() F) F {
+	if failing {
+		return failingForm()
+	}
+	return ordinary()
+}

@@ -13,45 +13,29 @@ import (
 // Ports of CompletableFutureTest's two-source stages (thenCombine, thenAcceptBoth, runAfterBoth,
 // applyToEither, acceptEither, runAfterEither), in the three execution modes.
 
-// bothStage is one of the both stages made into a stage of *item for the shared bodies below:
-// thenCombine as it is, thenAcceptBoth and runAfterBoth through the value their action records.
-type bothStage struct {
-	name string
-	// make returns a stage of f and g running a's subtract (or, failing, a's failure); value is
-	// what the completed stage must hold for the sources' values x, y.
-	make  func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error)
-	value func(x, y *item) *item
-}
+var (
+	combineKind = stageKind{"thenCombine", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeItem(c, m.thenCombine(c, f, g, pick(failing, a.subtractFunction, a.failingBiFunction)))
+	}, subtract, subtract}
+	acceptBothKind = stageKind{"thenAcceptBoth", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeVoid(c, m.thenAcceptBoth(c, f, g, pick(failing, a.subtractAction, a.failingBiConsumer)))
+	}, nil, subtract}
+	runAfterBothKind = stageKind{"runAfterBoth", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeVoid(c, m.runAfterBoth(c, f, g, pick(failing, a.noop, a.failingRunnable)))
+	}, nil, nil}
 
-var bothStages = []bothStage{
-	{"thenCombine", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.subtractFunction()
-		if failing {
-			fn = a.failingBiFunction()
-		}
-		h := m.thenCombine(c, f, g, fn)
-		return func() (*item, error) { return h.GetTimeout(tenSeconds) }
-	}, subtract},
-	{"thenAcceptBoth", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.subtractAction()
-		if failing {
-			fn = a.failingBiConsumer()
-		}
-		h := m.thenAcceptBoth(c, f, g, fn)
-		return func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err }
-	}, func(x, y *item) *item { return nil }},
-	{"runAfterBoth", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.noop()
-		if failing {
-			fn = a.failingRunnable()
-		}
-		h := m.runAfterBoth(c, f, g, fn)
-		return func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err }
-	}, func(x, y *item) *item { return nil }},
-}
+	applyToEitherKind = stageKind{"applyToEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeItem(c, m.applyToEither(c, f, g, pick(failing, a.incFunction, a.failingFunction)))
+	}, unary(inc), unary(inc)}
+	acceptEitherKind = stageKind{"acceptEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeVoid(c, m.acceptEither(c, f, g, pick(failing, a.noopConsumer, a.failingConsumer)))
+	}, nil, unary(func(x *item) *item { return x })}
+	runAfterEitherKind = stageKind{"runAfterEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) stageProbe {
+		return probeVoid(c, m.runAfterEither(c, f, g, pick(failing, a.noop, a.failingRunnable)))
+	}, nil, nil}
+)
 
-// The TCK's three both-stage methods, testX_normalCompletion for each: two made before the first
-// source completes (one of them on that source twice), two after, one after both.
+// The TCK's thenCombine test also combines the first source with itself.
 func TestCompletableFutureTest_testThenCombine_normalCompletion(t *testing.T) {
 	runTCK(t, func(c *tck) {
 		for _, m := range executionModes {
@@ -79,9 +63,9 @@ func TestCompletableFutureTest_testThenCombine_normalCompletion(t *testing.T) {
 						rs[3].assertValue(subtract(w1, w1))
 						snd.Complete(w2)
 						h4 := m.thenCombine(c, f, g, rs[4].subtractFunction())
-						for i, h := range []*cf{h0, h2, h4} {
+						for i, h := range map[int]*cf{0: h0, 2: h2, 4: h4} {
 							checkCompletedNormally(c.T, h, subtract(v1, v2))
-							rs[[]int{0, 2, 4}[i]].assertValue(subtract(v1, v2))
+							rs[i].assertValue(subtract(v1, v2))
 						}
 						checkCompletedNormally(c.T, f, v1)
 						checkCompletedNormally(c.T, g, v2)
@@ -93,15 +77,17 @@ func TestCompletableFutureTest_testThenCombine_normalCompletion(t *testing.T) {
 }
 
 func TestCompletableFutureTest_testThenAcceptBoth_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { bothNormalCompletion(c, bothStages[1]) })
+	runTCK(t, func(c *tck) { bothNormalCompletion(c, acceptBothKind) })
 }
 
 func TestCompletableFutureTest_testRunAfterBoth_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { bothNormalCompletion(c, bothStages[2]) })
+	runTCK(t, func(c *tck) { bothNormalCompletion(c, runAfterBothKind) })
 }
 
-// bothNormalCompletion is testThenAcceptBoth_normalCompletion and testRunAfterBoth_normalCompletion.
-func bothNormalCompletion(c *tck, st bothStage) {
+// bothNormalCompletion is testThenAcceptBoth_normalCompletion and
+// testRunAfterBoth_normalCompletion: stages made before, between and after the two sources
+// complete, in both orders.
+func bothNormalCompletion(c *tck, k stageKind) {
 	for _, m := range executionModes {
 		for _, fFirst := range []bool{true, false} {
 			for _, v1 := range values {
@@ -112,24 +98,18 @@ func bothNormalCompletion(c *tck, st bothStage) {
 					if !fFirst {
 						fst, snd, w1, w2 = g, f, v2, v1
 					}
-					h1 := st.make(c, m, f, g, rs[0], false)
+					h1 := k.make(c, m, f, g, rs[0], false)
 					fst.Complete(w1)
-					h2 := st.make(c, m, f, g, rs[1], false)
+					h2 := k.make(c, m, f, g, rs[1], false)
+					h1.incomplete()
+					h2.incomplete()
 					rs[0].assertNotInvoked()
 					rs[1].assertNotInvoked()
 					snd.Complete(w2)
-					h3 := st.make(c, m, f, g, rs[2], false)
-					for i, h := range []func() (*item, error){h1, h2, h3} {
-						if v, err := h(); err != nil || !cmp.Equal(v, st.value(v1, v2)) {
-							c.Errorf("%s %v: stage %d = %v, %v", st.name, m, i+1, v, err)
-						}
-					}
-					for _, r := range rs {
-						if st.name == "thenAcceptBoth" {
-							r.assertValue(subtract(v1, v2))
-						} else {
-							r.assertInvoked()
-						}
+					h3 := k.make(c, m, f, g, rs[2], false)
+					for i, h := range []stageProbe{h1, h2, h3} {
+						h.normal(k.valueOf(v1, v2))
+						k.assertSaw(rs[i], v1, v2)
 					}
 					checkCompletedNormally(c.T, f, v1)
 					checkCompletedNormally(c.T, g, v2)
@@ -139,30 +119,11 @@ func bothNormalCompletion(c *tck, st bothStage) {
 	}
 }
 
-// bothStageChecks makes a both stage of f and g running a, and returns checks of it: still
-// incomplete, and failed as sf makes a source fail.
-type bothStageChecks func(c *tck, m executionMode, f, g *cf, a *action) (incomplete func(), failed func(sf sourceFailure))
-
-var (
-	combineChecks bothStageChecks = func(c *tck, m executionMode, f, g *cf, a *action) (func(), func(sourceFailure)) {
-		h := m.thenCombine(c, f, g, a.subtractFunction())
-		return func() { checkIncomplete(c.T, h) }, func(sf sourceFailure) { sf.checkItem(c.T, h) }
-	}
-	acceptBothChecks bothStageChecks = func(c *tck, m executionMode, f, g *cf, a *action) (func(), func(sourceFailure)) {
-		h := m.thenAcceptBoth(c, f, g, a.subtractAction())
-		return func() { checkIncomplete(c.T, h) }, func(sf sourceFailure) { sf.checkVoid(c.T, h) }
-	}
-	runAfterBothChecks bothStageChecks = func(c *tck, m executionMode, f, g *cf, a *action) (func(), func(sourceFailure)) {
-		h := m.runAfterBoth(c, f, g, a.noop())
-		return func() { checkIncomplete(c.T, h) }, func(sf sourceFailure) { sf.checkVoid(c.T, h) }
-	}
-)
-
 // bothSourceFailed is testX_exceptionalCompletion and testX_sourceCancelled for a both stage: one
 // source fails and the other completes, in both orders; the stages made before, between and after
-// fail as the source did without running their action, and the one made between is incomplete
-// until the second source completes (Java waits for both, even after a failure).
-func bothSourceFailed(c *tck, mk bothStageChecks, failures func() []sourceFailure) {
+// fail as the source did without running their action, and those made before the second source
+// completes are incomplete until it does (Java waits for both, even after a failure).
+func bothSourceFailed(c *tck, k stageKind, failures func() []sourceFailure) {
 	for _, m := range executionModes {
 		for _, fFirst := range []bool{true, false} {
 			for _, failFirst := range []bool{true, false} {
@@ -175,25 +136,27 @@ func bothSourceFailed(c *tck, mk bothStageChecks, failures func() []sourceFailur
 							fst, snd = g, f
 						}
 						failing, completing := fst, snd
-						complete1, complete2 := func() bool { return sf.fail(fst) }, func() bool { return snd.Complete(v1) }
 						if !failFirst {
 							failing, completing = snd, fst
-							complete1, complete2 = func() bool { return fst.Complete(v1) }, func() bool { return sf.fail(snd) }
 						}
-						inc1, failed1 := mk(c, m, f, g, rs[0])
-						if !complete1() {
+						steps := [2]func() bool{func() bool { return sf.fail(failing) }, func() bool { return completing.Complete(v1) }}
+						if !failFirst {
+							steps[0], steps[1] = steps[1], steps[0]
+						}
+						h1 := k.make(c, m, f, g, rs[0], false)
+						if !steps[0]() {
 							c.Error("first completion = false")
 						}
-						inc2, failed2 := mk(c, m, f, g, rs[1])
-						inc1()
-						inc2()
-						if !complete2() {
+						h2 := k.make(c, m, f, g, rs[1], false)
+						h1.incomplete()
+						h2.incomplete()
+						if !steps[1]() {
 							c.Error("second completion = false")
 						}
-						_, failed3 := mk(c, m, f, g, rs[2])
-						failed1(sf)
-						failed2(sf)
-						failed3(sf)
+						h3 := k.make(c, m, f, g, rs[2], false)
+						for _, h := range []stageProbe{h1, h2, h3} {
+							h.failedAs(sf)
+						}
 						for _, r := range rs {
 							r.assertNotInvoked()
 						}
@@ -207,44 +170,32 @@ func bothSourceFailed(c *tck, mk bothStageChecks, failures func() []sourceFailur
 }
 
 func TestCompletableFutureTest_testThenCombine_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, combineChecks, exceptionalFailure) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, combineKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testThenCombine_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, combineChecks, cancellation) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, combineKind, cancellation) })
 }
 
 func TestCompletableFutureTest_testThenAcceptBoth_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, acceptBothChecks, exceptionalFailure) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, acceptBothKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testThenAcceptBoth_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, acceptBothChecks, cancellation) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, acceptBothKind, cancellation) })
 }
 
 func TestCompletableFutureTest_testRunAfterBoth_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, runAfterBothChecks, exceptionalFailure) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, runAfterBothKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testRunAfterBoth_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { bothSourceFailed(c, runAfterBothChecks, cancellation) })
-}
-
-func TestCompletableFutureTest_testThenCombine_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { bothActionFailed(c, bothStages[0]) })
-}
-
-func TestCompletableFutureTest_testThenAcceptBoth_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { bothActionFailed(c, bothStages[1]) })
-}
-
-func TestCompletableFutureTest_testRunAfterBoth_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { bothActionFailed(c, bothStages[2]) })
+	runTCK(t, func(c *tck) { bothSourceFailed(c, runAfterBothKind, cancellation) })
 }
 
 // bothActionFailed is testThenCombine_actionFailed, testThenAcceptBoth_actionFailed and
 // testRunAfterBoth_actionFailed.
-func bothActionFailed(c *tck, st bothStage) {
+func bothActionFailed(c *tck, k stageKind) {
 	for _, m := range executionModes {
 		for _, fFirst := range []bool{true, false} {
 			for _, v1 := range values {
@@ -255,16 +206,14 @@ func bothActionFailed(c *tck, st bothStage) {
 					if !fFirst {
 						fst, snd, w1, w2 = g, f, v2, v1
 					}
-					h1 := st.make(c, m, f, g, rs[0], true)
+					h1 := k.make(c, m, f, g, rs[0], true)
 					fst.Complete(w1)
-					h2 := st.make(c, m, f, g, rs[1], true)
+					h2 := k.make(c, m, f, g, rs[1], true)
 					snd.Complete(w2)
-					h3 := st.make(c, m, f, g, rs[2], true)
-					for i, h := range []func() (*item, error){h1, h2, h3} {
-						if _, err := h(); !errorIsAction(err, rs[i]) {
-							c.Errorf("%s %v: stage %d = %v, want the action's failure", st.name, m, i+1, err)
-						}
-						rs[i].assertInvoked()
+					h3 := k.make(c, m, f, g, rs[2], true)
+					for i, h := range []stageProbe{h1, h2, h3} {
+						h.failedBy(rs[i])
+						k.assertSaw(rs[i], v1, v2)
 					}
 					checkCompletedNormally(c.T, f, v1)
 					checkCompletedNormally(c.T, g, v2)
@@ -274,99 +223,67 @@ func bothActionFailed(c *tck, st bothStage) {
 	}
 }
 
-// eitherStage is one of the either stages as a function of two sources and an action, returning
-// a way to wait for the stage and what the action saw.
-type eitherStage struct {
-	name string
-	make func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error)
-	// value is what the stage holds when the winning source had x.
-	value func(x *item) *item
-	// saw is what the action records when the winning source had x (nil: only that it ran).
-	saw func(x *item) *item
+func TestCompletableFutureTest_testThenCombine_actionFailed(t *testing.T) {
+	runTCK(t, func(c *tck) { bothActionFailed(c, combineKind) })
 }
 
-var eitherStages = []eitherStage{
-	{"applyToEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.incFunction()
-		if failing {
-			fn = a.failingFunction()
-		}
-		h := m.applyToEither(c, f, g, fn)
-		return func() (*item, error) { return h.GetTimeout(tenSeconds) }
-	}, inc, inc},
-	{"acceptEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.noopConsumer()
-		if failing {
-			fn = a.failingConsumer()
-		}
-		h := m.acceptEither(c, f, g, fn)
-		return func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err }
-	}, func(*item) *item { return nil }, func(x *item) *item { return x }},
-	{"runAfterEither", func(c *tck, m executionMode, f, g *cf, a *action, failing bool) func() (*item, error) {
-		fn := a.noop()
-		if failing {
-			fn = a.failingRunnable()
-		}
-		h := m.runAfterEither(c, f, g, fn)
-		return func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err }
-	}, func(*item) *item { return nil }, nil},
+func TestCompletableFutureTest_testThenAcceptBoth_actionFailed(t *testing.T) {
+	runTCK(t, func(c *tck) { bothActionFailed(c, acceptBothKind) })
 }
 
-func (st eitherStage) assertSaw(r *action, x *item) {
-	r.c.Helper()
-	if st.saw == nil {
-		r.assertInvoked()
+func TestCompletableFutureTest_testRunAfterBoth_actionFailed(t *testing.T) {
+	runTCK(t, func(c *tck) { bothActionFailed(c, runAfterBothKind) })
+}
+
+// eitherOutcome checks a stage made when both sources were complete (the TCK's "unspecified
+// behavior"): it ran on one of the values (the action saw it), or failed as sf made one fail and
+// did not run.
+func eitherOutcome(c *tck, k stageKind, h stageProbe, a *action, values []*item, sf *sourceFailure) {
+	c.Helper()
+	v, err := h.wait()
+	if err != nil {
+		if sf == nil || !sourceFailureIs(err, *sf) {
+			c.Errorf("%s: failed with %v", k.name, err)
+		}
+		a.assertNotInvoked()
 		return
 	}
-	r.assertValue(st.saw(x))
+	a.assertInvoked()
+	for _, x := range values {
+		if cmp.Equal(v, k.valueOf(x, x)) && (k.saw == nil || cmp.Equal(a.get(), k.saw(x, x))) {
+			return
+		}
+	}
+	c.Errorf("%s: %v, the action saw %v; want the outcome of one of %v", k.name, v, a.get(), values)
 }
 
 // eitherNormalCompletion is testApplyToEither_normalCompletion, testAcceptEither_normalCompletion
 // and testRunAfterEither_normalCompletion: f completes first, so the stages made before and
 // between see f's value; with both complete, either value.
-func eitherNormalCompletion(c *tck, st eitherStage) {
+func eitherNormalCompletion(c *tck, k stageKind) {
 	for _, m := range executionModes {
 		for _, v1 := range values {
 			for _, v2 := range []*item{two, nil} {
 				for _, pushNop := range []bool{true, false} {
 					f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 					rs := c.newActions(m, 6)
-					h0, h1 := st.make(c, m, f, g, rs[0], false), st.make(c, m, g, f, rs[1], false)
-					rs[0].assertNotInvoked()
-					rs[1].assertNotInvoked()
+					h0, h1 := k.make(c, m, f, g, rs[0], false), k.make(c, m, g, f, rs[1], false)
+					h0.incomplete()
+					h1.incomplete()
 					if pushNop { // the TCK's ad hoc test of intra-completion interference
 						m.thenRun(c, f, func() {})
 						m.thenRun(c, g, func() {})
 					}
 					f.Complete(v1)
-					for i, h := range []func() (*item, error){h0, h1} {
-						if v, err := h(); err != nil || !cmp.Equal(v, st.value(v1)) {
-							c.Errorf("%s %v: h%d = %v, %v", st.name, m, i, v, err)
-						}
-						st.assertSaw(rs[i], v1)
-					}
-					h2, h3 := st.make(c, m, f, g, rs[2], false), st.make(c, m, g, f, rs[3], false)
-					for i, h := range []func() (*item, error){h2, h3} {
-						if v, err := h(); err != nil || !cmp.Equal(v, st.value(v1)) {
-							c.Errorf("%s %v: h%d = %v, %v", st.name, m, i+2, v, err)
-						}
-						st.assertSaw(rs[i+2], v1)
+					h2, h3 := k.make(c, m, f, g, rs[2], false), k.make(c, m, g, f, rs[3], false)
+					for i, h := range []stageProbe{h0, h1, h2, h3} {
+						h.normal(k.valueOf(v1, v1))
+						k.assertSaw(rs[i], v1, v1)
 					}
 					g.Complete(v2)
-					// unspecified behavior: both source completions available
-					h4, h5 := st.make(c, m, f, g, rs[4], false), st.make(c, m, g, f, rs[5], false)
-					for i, h := range []func() (*item, error){h4, h5} {
-						v, err := h()
-						if err != nil || !cmp.Equal(v, st.value(v1)) && !cmp.Equal(v, st.value(v2)) {
-							c.Errorf("%s %v: h%d = %v, %v", st.name, m, i+4, v, err)
-						}
-						rs[i+4].assertInvoked()
-						if st.saw != nil {
-							if got := rs[i+4].get(); !cmp.Equal(got, st.saw(v1)) && !cmp.Equal(got, st.saw(v2)) {
-								c.Errorf("%s %v: action %d saw %v", st.name, m, i+4, got)
-							}
-						}
-					}
+					h4, h5 := k.make(c, m, f, g, rs[4], false), k.make(c, m, g, f, rs[5], false)
+					eitherOutcome(c, k, h4, rs[4], []*item{v1, v2}, nil)
+					eitherOutcome(c, k, h5, rs[5], []*item{v1, v2}, nil)
 					checkCompletedNormally(c.T, f, v1)
 					checkCompletedNormally(c.T, g, v2)
 				}
@@ -376,52 +293,40 @@ func eitherNormalCompletion(c *tck, st eitherStage) {
 }
 
 func TestCompletableFutureTest_testApplyToEither_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherNormalCompletion(c, eitherStages[0]) })
+	runTCK(t, func(c *tck) { eitherNormalCompletion(c, applyToEitherKind) })
 }
 
 func TestCompletableFutureTest_testAcceptEither_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherNormalCompletion(c, eitherStages[1]) })
+	runTCK(t, func(c *tck) { eitherNormalCompletion(c, acceptEitherKind) })
 }
 
 func TestCompletableFutureTest_testRunAfterEither_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherNormalCompletion(c, eitherStages[2]) })
+	runTCK(t, func(c *tck) { eitherNormalCompletion(c, runAfterEitherKind) })
 }
 
 // eitherSourceFailed is testX_exceptionalCompletion and testX_sourceCancelled for the either
-// stages: f fails first, so the stages made before and after fail as f did without running
-// their action; once g has completed too, a new stage either fails so or runs on g's value.
-func eitherSourceFailed(c *tck, st eitherStage, failures func() []sourceFailure) {
+// stages: f fails first, so the stages made before and after fail as f did without running their
+// action; once g has completed too, a new stage either fails so or runs on g's value.
+func eitherSourceFailed(c *tck, k stageKind, failures func() []sourceFailure) {
 	for _, m := range executionModes {
 		for _, v1 := range values {
 			for _, sf := range failures() {
 				f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 				rs := c.newActions(m, 6)
-				h0, h1 := st.make(c, m, f, g, rs[0], false), st.make(c, m, g, f, rs[1], false)
+				h0, h1 := k.make(c, m, f, g, rs[0], false), k.make(c, m, g, f, rs[1], false)
+				h0.incomplete()
+				h1.incomplete()
 				sf.fail(f)
-				h2, h3 := st.make(c, m, f, g, rs[2], false), st.make(c, m, g, f, rs[3], false)
-				for i, h := range []func() (*item, error){h0, h1, h2, h3} {
-					if _, err := h(); err == nil || !sourceFailureIs(err, sf) {
-						c.Errorf("%s %v %s: h%d = %v", st.name, m, sf.name, i, err)
-					}
+				h2, h3 := k.make(c, m, f, g, rs[2], false), k.make(c, m, g, f, rs[3], false)
+				for i, h := range []stageProbe{h0, h1, h2, h3} {
+					h.failedAs(sf)
 					rs[i].assertNotInvoked()
 				}
 				g.Complete(v1)
-				h4, h5 := st.make(c, m, f, g, rs[4], false), st.make(c, m, g, f, rs[5], false)
-				for i, h := range []func() (*item, error){h4, h5} {
-					v, err := h()
-					switch {
-					case err == nil:
-						if !cmp.Equal(v, st.value(v1)) {
-							c.Errorf("%s %v: h%d = %v", st.name, m, i+4, v)
-						}
-						st.assertSaw(rs[i+4], v1)
-					case sourceFailureIs(err, sf):
-						rs[i+4].assertNotInvoked()
-					default:
-						c.Errorf("%s %v: h%d failed with %v", st.name, m, i+4, err)
-					}
-				}
-				sf.checkItem(c.T, executors.ThenApply(f, func(v *item) (*item, error) { return v, nil }))
+				h4, h5 := k.make(c, m, f, g, rs[4], false), k.make(c, m, g, f, rs[5], false)
+				eitherOutcome(c, k, h4, rs[4], []*item{v1}, &sf)
+				eitherOutcome(c, k, h5, rs[5], []*item{v1}, &sf)
+				sf.checkItem(c.T, f.Copy())
 				checkCompletedNormally(c.T, g, v1)
 			}
 		}
@@ -429,40 +334,40 @@ func eitherSourceFailed(c *tck, st eitherStage, failures func() []sourceFailure)
 }
 
 func TestCompletableFutureTest_testApplyToEither_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[0], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, applyToEitherKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testApplyToEither_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[0], cancellation) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, applyToEitherKind, cancellation) })
 }
 
 func TestCompletableFutureTest_testAcceptEither_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[1], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, acceptEitherKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testAcceptEither_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[1], cancellation) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, acceptEitherKind, cancellation) })
 }
 
 func TestCompletableFutureTest_testRunAfterEither_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[2], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, runAfterEitherKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testRunAfterEither_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed(c, eitherStages[2], cancellation) })
+	runTCK(t, func(c *tck) { eitherSourceFailed(c, runAfterEitherKind, cancellation) })
 }
 
 // eitherSourceFailed2 is testX_exceptionalCompletion2 and testApplyToEither_sourceCancelled2: f
 // completes and g fails, in both orders, before some stages are made: each either runs on f's
 // value or fails as g did.
-func eitherSourceFailed2(c *tck, st eitherStage, failures func() []sourceFailure) {
+func eitherSourceFailed2(c *tck, k stageKind, failures func() []sourceFailure) {
 	for _, m := range executionModes {
 		for _, fFirst := range []bool{true, false} {
 			for _, v1 := range values {
 				for _, sf := range failures() {
 					f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 					rs := c.newActions(m, 4)
-					h0, h1 := st.make(c, m, f, g, rs[0], false), st.make(c, m, g, f, rs[1], false)
+					h0, h1 := k.make(c, m, f, g, rs[0], false), k.make(c, m, g, f, rs[1], false)
 					if fFirst {
 						f.Complete(v1)
 						sf.fail(g)
@@ -470,20 +375,9 @@ func eitherSourceFailed2(c *tck, st eitherStage, failures func() []sourceFailure
 						sf.fail(g)
 						f.Complete(v1)
 					}
-					h2, h3 := st.make(c, m, f, g, rs[2], false), st.make(c, m, g, f, rs[3], false)
-					for i, h := range []func() (*item, error){h0, h1, h2, h3} {
-						v, err := h()
-						switch {
-						case err == nil:
-							if !cmp.Equal(v, st.value(v1)) {
-								c.Errorf("%s %v: h%d = %v", st.name, m, i, v)
-							}
-							st.assertSaw(rs[i], v1)
-						case sourceFailureIs(err, sf):
-							rs[i].assertNotInvoked()
-						default:
-							c.Errorf("%s %v: h%d failed with %v", st.name, m, i, err)
-						}
+					h2, h3 := k.make(c, m, f, g, rs[2], false), k.make(c, m, g, f, rs[3], false)
+					for i, h := range []stageProbe{h0, h1, h2, h3} {
+						eitherOutcome(c, k, h, rs[i], []*item{v1}, &sf)
 					}
 					checkCompletedNormally(c.T, f, v1)
 				}
@@ -493,51 +387,47 @@ func eitherSourceFailed2(c *tck, st eitherStage, failures func() []sourceFailure
 }
 
 func TestCompletableFutureTest_testApplyToEither_exceptionalCompletion2(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed2(c, eitherStages[0], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed2(c, applyToEitherKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testApplyToEither_sourceCancelled2(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed2(c, eitherStages[0], cancellation) })
+	runTCK(t, func(c *tck) { eitherSourceFailed2(c, applyToEitherKind, cancellation) })
 }
 
 func TestCompletableFutureTest_testAcceptEither_exceptionalCompletion2(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed2(c, eitherStages[1], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed2(c, acceptEitherKind, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testRunAfterEither_exceptionalCompletion2(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherSourceFailed2(c, eitherStages[2], exceptionalFailure) })
+	runTCK(t, func(c *tck) { eitherSourceFailed2(c, runAfterEitherKind, exceptionalFailure) })
 }
 
 // eitherActionFailed is testApplyToEither_actionFailed, testAcceptEither_actionFailed and
 // testRunAfterEither_actionFailed.
-func eitherActionFailed(c *tck, st eitherStage) {
+func eitherActionFailed(c *tck, k stageKind) {
 	for _, m := range executionModes {
 		for _, v1 := range values {
 			for _, v2 := range []*item{two, nil} {
 				f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 				rs := c.newActions(m, 6)
-				h0, h1 := st.make(c, m, f, g, rs[0], true), st.make(c, m, g, f, rs[1], true)
+				h0, h1 := k.make(c, m, f, g, rs[0], true), k.make(c, m, g, f, rs[1], true)
 				f.Complete(v1)
-				h2, h3 := st.make(c, m, f, g, rs[2], true), st.make(c, m, g, f, rs[3], true)
-				for i, h := range []func() (*item, error){h0, h1, h2, h3} {
-					if _, err := h(); !errorIsAction(err, rs[i]) {
-						c.Errorf("%s %v: h%d = %v, want the action's failure", st.name, m, i, err)
-					}
-					if st.saw != nil {
-						rs[i].assertValue(v1)
+				h2, h3 := k.make(c, m, f, g, rs[2], true), k.make(c, m, g, f, rs[3], true)
+				for i, h := range []stageProbe{h0, h1, h2, h3} {
+					h.failedBy(rs[i])
+					if k.saw != nil {
+						rs[i].assertValue(v1) // the failing forms record the value they got
 					} else {
 						rs[i].assertInvoked()
 					}
 				}
 				g.Complete(v2)
-				h4, h5 := st.make(c, m, f, g, rs[4], true), st.make(c, m, g, f, rs[5], true)
-				for i, h := range []func() (*item, error){h4, h5} {
-					if _, err := h(); !errorIsAction(err, rs[i+4]) {
-						c.Errorf("%s %v: h%d = %v, want the action's failure", st.name, m, i+4, err)
-					}
+				h4, h5 := k.make(c, m, f, g, rs[4], true), k.make(c, m, g, f, rs[5], true)
+				for i, h := range []stageProbe{h4, h5} {
+					h.failedBy(rs[i+4])
 					rs[i+4].assertInvoked()
-					if got := rs[i+4].get(); st.saw != nil && !cmp.Equal(got, v1) && !cmp.Equal(got, v2) {
-						c.Errorf("%s %v: action %d saw %v", st.name, m, i+4, got)
+					if got := rs[i+4].get(); k.saw != nil && !cmp.Equal(got, v1) && !cmp.Equal(got, v2) {
+						c.Errorf("%s %v: action %d saw %v", k.name, m, i+4, got)
 					}
 				}
 				checkCompletedNormally(c.T, f, v1)
@@ -548,32 +438,18 @@ func eitherActionFailed(c *tck, st eitherStage) {
 }
 
 func TestCompletableFutureTest_testApplyToEither_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherActionFailed(c, eitherStages[0]) })
+	runTCK(t, func(c *tck) { eitherActionFailed(c, applyToEitherKind) })
 }
 
 func TestCompletableFutureTest_testAcceptEither_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherActionFailed(c, eitherStages[1]) })
+	runTCK(t, func(c *tck) { eitherActionFailed(c, acceptEitherKind) })
 }
 
 func TestCompletableFutureTest_testRunAfterEither_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) { eitherActionFailed(c, eitherStages[2]) })
+	runTCK(t, func(c *tck) { eitherActionFailed(c, runAfterEitherKind) })
 }
 
 const tenSeconds = 10 * time.Second
-
-// errorIsAction reports whether err is the failure a's failing form makes: a.ex, or the
-// *PanicError of its panic.
-func errorIsAction(err error, a *action) bool {
-	var ee *executors.ExecutionError
-	if !errors.As(err, &ee) {
-		return false
-	}
-	if !a.panics {
-		return ee.Cause == a.ex
-	}
-	var pe *executors.PanicError
-	return errors.As(ee.Cause, &pe) && pe.Value == a.ex
-}
 
 // sourceFailureIs reports whether err, from a dependent's Get, is the failure sf gave a source.
 func sourceFailureIs(err error, sf sourceFailure) bool {

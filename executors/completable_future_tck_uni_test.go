@@ -417,241 +417,163 @@ func TestCompletableFutureTest_testSupplyAsync_rejectingExecutor(t *testing.T) {
 	}
 }
 
-// thenRun, runAfterBoth(f, f) and runAfterEither(f, f), made before and after f completes.
-func TestCompletableFutureTest_testThenRun_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 6)
-				h0, h1, h2 := m.thenRun(c, f, rs[0].noop()), m.runAfterBoth(c, f, f, rs[1].noop()), m.runAfterEither(c, f, f, rs[2].noop())
-				checkIncomplete(c.T, h0)
-				checkIncomplete(c.T, h1)
-				checkIncomplete(c.T, h2)
-				if !f.Complete(v1) {
-					c.Error("Complete = false")
-				}
-				h3, h4, h5 := m.thenRun(c, f, rs[3].noop()), m.runAfterBoth(c, f, f, rs[4].noop()), m.runAfterEither(c, f, f, rs[5].noop())
-				for _, h := range []*cfVoid{h0, h1, h2, h3, h4, h5} {
-					checkCompletedNormally(c.T, h, void)
-				}
-				checkCompletedNormally(c.T, f, v1)
-				for _, r := range rs {
-					r.assertInvoked()
-				}
-			}
-		}
-	})
-}
-
-// sourceFailure is one of the TCK's ways for a source to fail: with an exception, or cancelled
-// (either way of mayInterruptIfRunning, which has no effect).
-type sourceFailure struct {
-	name      string
-	ex        error // the exception, for "exceptional"
-	fail      func(f *cf) bool
-	checkItem func(t *testing.T, h *cf)
-	checkVoid func(t *testing.T, h *cfVoid)
-}
-
-func exceptionalFailure() []sourceFailure {
-	ex := newCFException()
-	return []sourceFailure{{"exceptional", ex, func(f *cf) bool { return f.CompleteExceptionally(ex) },
-		func(t *testing.T, h *cf) { t.Helper(); checkCompletedExceptionally(t, h, ex) },
-		func(t *testing.T, h *cfVoid) { t.Helper(); checkCompletedExceptionally(t, h, ex) }}}
-}
-
-func cancellation() []sourceFailure {
-	var sfs []sourceFailure
-	for _, mayInterrupt := range []bool{true, false} {
-		sfs = append(sfs, sourceFailure{"cancelled", nil, func(f *cf) bool { return f.Cancel(mayInterrupt) },
-			func(t *testing.T, h *cf) { t.Helper(); checkCompletedWithWrappedCancellation(t, h) },
-			func(t *testing.T, h *cfVoid) { t.Helper(); checkCompletedWithWrappedCancellation(t, h) }})
+// The TCK's thenRun, thenApply and thenAccept tests also check runAfterBoth(f, f),
+// runAfterEither(f, f), applyToEither(f, f) and acceptEither(f, f): a stage of one future twice.
+var (
+	runKinds = []stageKind{
+		{"thenRun", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeVoid(c, m.thenRun(c, f, pick(failing, a.noop, a.failingRunnable)))
+		}, nil, nil},
+		{"runAfterBoth", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeVoid(c, m.runAfterBoth(c, f, f, pick(failing, a.noop, a.failingRunnable)))
+		}, nil, nil},
+		{"runAfterEither", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeVoid(c, m.runAfterEither(c, f, f, pick(failing, a.noop, a.failingRunnable)))
+		}, nil, nil},
 	}
-	return sfs
+	applyKinds = []stageKind{
+		{"thenApply", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeItem(c, m.thenApply(c, f, pick(failing, a.incFunction, a.failingFunction)))
+		}, unary(inc), unary(inc)},
+		{"applyToEither", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeItem(c, m.applyToEither(c, f, f, pick(failing, a.incFunction, a.failingFunction)))
+		}, unary(inc), unary(inc)},
+	}
+	acceptKinds = []stageKind{
+		{"thenAccept", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeVoid(c, m.thenAccept(c, f, pick(failing, a.noopConsumer, a.failingConsumer)))
+		}, nil, unary(func(x *item) *item { return x })},
+		{"acceptEither", func(c *tck, m executionMode, f, _ *cf, a *action, failing bool) stageProbe {
+			return probeVoid(c, m.acceptEither(c, f, f, pick(failing, a.noopConsumer, a.failingConsumer)))
+		}, nil, unary(func(x *item) *item { return x })},
+	}
+)
+
+// seqNormalCompletion is testThenRun_normalCompletion, testThenApply_normalCompletion and
+// testThenAccept_normalCompletion: each stage made before and after its source completes.
+func seqNormalCompletion(c *tck, kinds []stageKind) {
+	for _, m := range executionModes {
+		for _, v1 := range values {
+			f := executors.NewCompletableFuture[*item]()
+			var hs []stageProbe
+			var rs []*action
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], false))
+				hs[len(hs)-1].incomplete()
+			}
+			f.Complete(v1)
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], false))
+			}
+			for i, h := range hs {
+				k := kinds[i%len(kinds)]
+				h.normal(k.valueOf(v1, v1))
+				k.assertSaw(rs[i], v1, v1)
+			}
+			checkCompletedNormally(c.T, f, v1)
+		}
+	}
 }
 
-func TestCompletableFutureTest_testThenRun_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { thenRunSourceFailed(c, exceptionalFailure) })
-}
-
-func TestCompletableFutureTest_testThenRun_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { thenRunSourceFailed(c, cancellation) })
-}
-
-func thenRunSourceFailed(c *tck, failures func() []sourceFailure) {
+// seqSourceFailed is testX_exceptionalCompletion and testX_sourceCancelled for the same stages.
+func seqSourceFailed(c *tck, kinds []stageKind, failures func() []sourceFailure) {
 	for _, m := range executionModes {
 		for _, sf := range failures() {
 			f := executors.NewCompletableFuture[*item]()
-			rs := c.newActions(m, 6)
-			h0, h1, h2 := m.thenRun(c, f, rs[0].noop()), m.runAfterBoth(c, f, f, rs[1].noop()), m.runAfterEither(c, f, f, rs[2].noop())
-			checkIncomplete(c.T, h0)
-			checkIncomplete(c.T, h1)
-			checkIncomplete(c.T, h2)
+			var hs []stageProbe
+			var rs []*action
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], false))
+				hs[len(hs)-1].incomplete()
+			}
 			if !sf.fail(f) {
 				c.Errorf("%s: failing the source reported false", sf.name)
 			}
-			h3, h4, h5 := m.thenRun(c, f, rs[3].noop()), m.runAfterBoth(c, f, f, rs[4].noop()), m.runAfterEither(c, f, f, rs[5].noop())
-			for _, h := range []*cfVoid{h0, h1, h2, h3, h4, h5} {
-				sf.checkVoid(c.T, h)
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], false))
 			}
-			for _, r := range rs {
-				r.assertNotInvoked()
+			for i, h := range hs {
+				h.failedAs(sf)
+				rs[i].assertNotInvoked()
 			}
 		}
 	}
+}
+
+// seqActionFailed is testX_actionFailed for the same stages.
+func seqActionFailed(c *tck, kinds []stageKind) {
+	for _, m := range executionModes {
+		for _, v1 := range values {
+			f := executors.NewCompletableFuture[*item]()
+			var hs []stageProbe
+			var rs []*action
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], true))
+			}
+			f.Complete(v1)
+			for _, k := range kinds {
+				rs = append(rs, c.newAction(m))
+				hs = append(hs, k.make(c, m, f, nil, rs[len(rs)-1], true))
+			}
+			for i, h := range hs {
+				h.failedBy(rs[i])
+			}
+			checkCompletedNormally(c.T, f, v1)
+		}
+	}
+}
+
+func TestCompletableFutureTest_testThenRun_normalCompletion(t *testing.T) {
+	runTCK(t, func(c *tck) { seqNormalCompletion(c, runKinds) })
+}
+
+func TestCompletableFutureTest_testThenRun_exceptionalCompletion(t *testing.T) {
+	runTCK(t, func(c *tck) { seqSourceFailed(c, runKinds, exceptionalFailure) })
+}
+
+func TestCompletableFutureTest_testThenRun_sourceCancelled(t *testing.T) {
+	runTCK(t, func(c *tck) { seqSourceFailed(c, runKinds, cancellation) })
 }
 
 func TestCompletableFutureTest_testThenRun_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 6)
-				h0, h1, h2 := m.thenRun(c, f, rs[0].failingRunnable()), m.runAfterBoth(c, f, f, rs[1].failingRunnable()), m.runAfterEither(c, f, f, rs[2].failingRunnable())
-				f.Complete(v1)
-				h3, h4, h5 := m.thenRun(c, f, rs[3].failingRunnable()), m.runAfterBoth(c, f, f, rs[4].failingRunnable()), m.runAfterEither(c, f, f, rs[5].failingRunnable())
-				for i, h := range []*cfVoid{h0, h1, h2, h3, h4, h5} {
-					failedWith(c, h, rs[i])
-				}
-				checkCompletedNormally(c.T, f, v1)
-			}
-		}
-	})
+	runTCK(t, func(c *tck) { seqActionFailed(c, runKinds) })
 }
 
 func TestCompletableFutureTest_testThenApply_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 4)
-				h0, h1 := m.thenApply(c, f, rs[0].incFunction()), m.applyToEither(c, f, f, rs[1].incFunction())
-				checkIncomplete(c.T, h0)
-				checkIncomplete(c.T, h1)
-				f.Complete(v1)
-				h2, h3 := m.thenApply(c, f, rs[2].incFunction()), m.applyToEither(c, f, f, rs[3].incFunction())
-				for _, h := range []*cf{h0, h1, h2, h3} {
-					checkCompletedNormally(c.T, h, inc(v1))
-				}
-				checkCompletedNormally(c.T, f, v1)
-				for _, r := range rs {
-					r.assertValue(inc(v1))
-				}
-			}
-		}
-	})
+	runTCK(t, func(c *tck) { seqNormalCompletion(c, applyKinds) })
 }
 
 func TestCompletableFutureTest_testThenApply_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { thenApplySourceFailed(c, exceptionalFailure) })
+	runTCK(t, func(c *tck) { seqSourceFailed(c, applyKinds, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testThenApply_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { thenApplySourceFailed(c, cancellation) })
-}
-
-func thenApplySourceFailed(c *tck, failures func() []sourceFailure) {
-	for _, m := range executionModes {
-		for _, sf := range failures() {
-			f := executors.NewCompletableFuture[*item]()
-			rs := c.newActions(m, 4)
-			h0, h1 := m.thenApply(c, f, rs[0].incFunction()), m.applyToEither(c, f, f, rs[1].incFunction())
-			sf.fail(f)
-			h2, h3 := m.thenApply(c, f, rs[2].incFunction()), m.applyToEither(c, f, f, rs[3].incFunction())
-			for _, h := range []*cf{h0, h1, h2, h3} {
-				sf.checkItem(c.T, h)
-			}
-			for _, r := range rs {
-				r.assertNotInvoked()
-			}
-		}
-	}
+	runTCK(t, func(c *tck) { seqSourceFailed(c, applyKinds, cancellation) })
 }
 
 func TestCompletableFutureTest_testThenApply_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 4)
-				h0, h1 := m.thenApply(c, f, rs[0].failingFunction()), m.applyToEither(c, f, f, rs[1].failingFunction())
-				f.Complete(v1)
-				h2, h3 := m.thenApply(c, f, rs[2].failingFunction()), m.applyToEither(c, f, f, rs[3].failingFunction())
-				for i, h := range []*cf{h0, h1, h2, h3} {
-					failedWith(c, h, rs[i])
-				}
-				checkCompletedNormally(c.T, f, v1)
-			}
-		}
-	})
+	runTCK(t, func(c *tck) { seqActionFailed(c, applyKinds) })
 }
 
 func TestCompletableFutureTest_testThenAccept_normalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 4)
-				h0, h1 := m.thenAccept(c, f, rs[0].noopConsumer()), m.acceptEither(c, f, f, rs[1].noopConsumer())
-				checkIncomplete(c.T, h0)
-				checkIncomplete(c.T, h1)
-				f.Complete(v1)
-				h2, h3 := m.thenAccept(c, f, rs[2].noopConsumer()), m.acceptEither(c, f, f, rs[3].noopConsumer())
-				for _, h := range []*cfVoid{h0, h1, h2, h3} {
-					checkCompletedNormally(c.T, h, void)
-				}
-				checkCompletedNormally(c.T, f, v1)
-				for _, r := range rs {
-					r.assertValue(v1)
-				}
-			}
-		}
-	})
+	runTCK(t, func(c *tck) { seqNormalCompletion(c, acceptKinds) })
 }
 
 func TestCompletableFutureTest_testThenAccept_exceptionalCompletion(t *testing.T) {
-	runTCK(t, func(c *tck) { thenAcceptSourceFailed(c, exceptionalFailure) })
+	runTCK(t, func(c *tck) { seqSourceFailed(c, acceptKinds, exceptionalFailure) })
 }
 
 func TestCompletableFutureTest_testThenAccept_sourceCancelled(t *testing.T) {
-	runTCK(t, func(c *tck) { thenAcceptSourceFailed(c, cancellation) })
-}
-
-func thenAcceptSourceFailed(c *tck, failures func() []sourceFailure) {
-	for _, m := range executionModes {
-		for _, sf := range failures() {
-			f := executors.NewCompletableFuture[*item]()
-			rs := c.newActions(m, 4)
-			h0, h1 := m.thenAccept(c, f, rs[0].noopConsumer()), m.acceptEither(c, f, f, rs[1].noopConsumer())
-			sf.fail(f)
-			h2, h3 := m.thenAccept(c, f, rs[2].noopConsumer()), m.acceptEither(c, f, f, rs[3].noopConsumer())
-			for _, h := range []*cfVoid{h0, h1, h2, h3} {
-				sf.checkVoid(c.T, h)
-			}
-			for _, r := range rs {
-				r.assertNotInvoked()
-			}
-		}
-	}
+	runTCK(t, func(c *tck) { seqSourceFailed(c, acceptKinds, cancellation) })
 }
 
 func TestCompletableFutureTest_testThenAccept_actionFailed(t *testing.T) {
-	runTCK(t, func(c *tck) {
-		for _, m := range executionModes {
-			for _, v1 := range values {
-				f := executors.NewCompletableFuture[*item]()
-				rs := c.newActions(m, 4)
-				h0, h1 := m.thenAccept(c, f, rs[0].failingConsumer()), m.acceptEither(c, f, f, rs[1].failingConsumer())
-				f.Complete(v1)
-				h2, h3 := m.thenAccept(c, f, rs[2].failingConsumer()), m.acceptEither(c, f, f, rs[3].failingConsumer())
-				for i, h := range []*cfVoid{h0, h1, h2, h3} {
-					failedWith(c, h, rs[i])
-				}
-				checkCompletedNormally(c.T, f, v1)
-			}
-		}
-	})
+	runTCK(t, func(c *tck) { seqActionFailed(c, acceptKinds) })
 }
 
 func TestCompletableFutureTest_testThenCompose_normalCompletion(t *testing.T) {
