@@ -223,6 +223,38 @@ func probeOf[T any](t *testing.T, f *executors.CompletableFuture[T]) probe {
 	}
 }
 
+// asyncStagesOn makes the TCK's twelve async stages of src on e (for testRejectingExecutor and
+// testRejectingExecutorNeverInvoked).
+func asyncStagesOn(t *testing.T, src *cf, e executors.Executor) []probe {
+	return []probe{
+		probeOf(t, src.ThenRunAsyncOn(e, func() {})),
+		probeOf(t, src.ThenAcceptAsyncOn(e, func(*item) {})),
+		probeOf(t, executors.ThenApplyAsyncOn(src, e, func(z *item) (*item, error) { return z, nil })),
+		probeOf(t, executors.ThenCombineAsyncOn(src, src, e, func(x, _ *item) (*item, error) { return x, nil })),
+		probeOf(t, executors.ThenAcceptBothAsyncOn(src, src, e, func(_, _ *item) {})),
+		probeOf(t, src.RunAfterBothAsyncOn(src, e, func() {})),
+		probeOf(t, executors.ApplyToEitherAsyncOn(src, src, e, func(z *item) (*item, error) { return z, nil })),
+		probeOf(t, src.AcceptEitherAsyncOn(src, e, func(*item) {})),
+		probeOf(t, src.RunAfterEitherAsyncOn(src, e, func() {})),
+		probeOf(t, executors.ThenComposeAsyncOn(src, e, func(*item) *cf { return nil })),
+		probeOf(t, src.WhenCompleteAsyncOn(e, func(*item, error) {})),
+		probeOf(t, executors.HandleAsyncOn(src, e, func(*item, error) (*item, error) { return nil, nil })),
+	}
+}
+
+// asyncBothStagesOn makes the TCK's six async both stages of a complete and an incomplete
+// source, each way round.
+func asyncBothStagesOn(t *testing.T, complete, incomplete *cf, e executors.Executor) []probe {
+	return []probe{
+		probeOf(t, executors.ThenCombineAsyncOn(complete, incomplete, e, func(x, _ *item) (*item, error) { return x, nil })),
+		probeOf(t, executors.ThenCombineAsyncOn(incomplete, complete, e, func(x, _ *item) (*item, error) { return x, nil })),
+		probeOf(t, executors.ThenAcceptBothAsyncOn(complete, incomplete, e, func(_, _ *item) {})),
+		probeOf(t, executors.ThenAcceptBothAsyncOn(incomplete, complete, e, func(_, _ *item) {})),
+		probeOf(t, complete.RunAfterBothAsyncOn(incomplete, e, func() {})),
+		probeOf(t, incomplete.RunAfterBothAsyncOn(complete, e, func() {})),
+	}
+}
+
 // Submissions to an executor that rejects every task: a stage whose action would be handed to it
 // fails with its error (once the stage's sources are complete); Java asks the executor once per
 // stage.
@@ -232,20 +264,7 @@ func TestCompletableFutureTest_testRejectingExecutor(t *testing.T) {
 		complete, incomplete := executors.CompletedFuture(v), executors.NewCompletableFuture[*item]()
 		var futures []probe
 		for _, src := range []*cf{complete, incomplete} {
-			fs := []probe{
-				probeOf(t, src.ThenRunAsyncOn(e, func() {})),
-				probeOf(t, src.ThenAcceptAsyncOn(e, func(*item) {})),
-				probeOf(t, executors.ThenApplyAsyncOn(src, e, func(z *item) (*item, error) { return z, nil })),
-				probeOf(t, executors.ThenCombineAsyncOn(src, src, e, func(x, _ *item) (*item, error) { return x, nil })),
-				probeOf(t, executors.ThenAcceptBothAsyncOn(src, src, e, func(_, _ *item) {})),
-				probeOf(t, src.RunAfterBothAsyncOn(src, e, func() {})),
-				probeOf(t, executors.ApplyToEitherAsyncOn(src, src, e, func(z *item) (*item, error) { return z, nil })),
-				probeOf(t, src.AcceptEitherAsyncOn(src, e, func(*item) {})),
-				probeOf(t, src.RunAfterEitherAsyncOn(src, e, func() {})),
-				probeOf(t, executors.ThenComposeAsyncOn(src, e, func(*item) *cf { return nil })),
-				probeOf(t, src.WhenCompleteAsyncOn(e, func(*item, error) {})),
-				probeOf(t, executors.HandleAsyncOn(src, e, func(*item, error) (*item, error) { return nil, nil })),
-			}
+			fs := asyncStagesOn(t, src, e)
 			for _, p := range fs {
 				if src.IsDone() {
 					p.failedWith(e.ex)
@@ -255,14 +274,7 @@ func TestCompletableFutureTest_testRejectingExecutor(t *testing.T) {
 			}
 			futures = append(futures, fs...)
 		}
-		both := []probe{
-			probeOf(t, executors.ThenCombineAsyncOn(complete, incomplete, e, func(x, _ *item) (*item, error) { return x, nil })),
-			probeOf(t, executors.ThenCombineAsyncOn(incomplete, complete, e, func(x, _ *item) (*item, error) { return x, nil })),
-			probeOf(t, executors.ThenAcceptBothAsyncOn(complete, incomplete, e, func(_, _ *item) {})),
-			probeOf(t, executors.ThenAcceptBothAsyncOn(incomplete, complete, e, func(_, _ *item) {})),
-			probeOf(t, complete.RunAfterBothAsyncOn(incomplete, e, func() {})),
-			probeOf(t, incomplete.RunAfterBothAsyncOn(complete, e, func() {})),
-		}
+		both := asyncBothStagesOn(t, complete, incomplete, e)
 		for _, p := range both {
 			p.incomplete()
 		}
@@ -294,26 +306,7 @@ func TestCompletableFutureTest_testRejectingExecutorNeverInvoked(t *testing.T) {
 	for _, v := range values {
 		e := newCountingRejectingExecutor()
 		complete, incomplete := executors.CompletedFuture(v), executors.NewCompletableFuture[*item]()
-		fs := []probe{
-			probeOf(t, incomplete.ThenRunAsyncOn(e, func() {})),
-			probeOf(t, incomplete.ThenAcceptAsyncOn(e, func(*item) {})),
-			probeOf(t, executors.ThenApplyAsyncOn(incomplete, e, func(z *item) (*item, error) { return z, nil })),
-			probeOf(t, executors.ThenCombineAsyncOn(incomplete, incomplete, e, func(x, _ *item) (*item, error) { return x, nil })),
-			probeOf(t, executors.ThenAcceptBothAsyncOn(incomplete, incomplete, e, func(_, _ *item) {})),
-			probeOf(t, incomplete.RunAfterBothAsyncOn(incomplete, e, func() {})),
-			probeOf(t, executors.ApplyToEitherAsyncOn(incomplete, incomplete, e, func(z *item) (*item, error) { return z, nil })),
-			probeOf(t, incomplete.AcceptEitherAsyncOn(incomplete, e, func(*item) {})),
-			probeOf(t, incomplete.RunAfterEitherAsyncOn(incomplete, e, func() {})),
-			probeOf(t, executors.ThenComposeAsyncOn(incomplete, e, func(*item) *cf { return nil })),
-			probeOf(t, incomplete.WhenCompleteAsyncOn(e, func(*item, error) {})),
-			probeOf(t, executors.HandleAsyncOn(incomplete, e, func(*item, error) (*item, error) { return nil, nil })),
-			probeOf(t, executors.ThenCombineAsyncOn(complete, incomplete, e, func(x, _ *item) (*item, error) { return x, nil })),
-			probeOf(t, executors.ThenCombineAsyncOn(incomplete, complete, e, func(x, _ *item) (*item, error) { return x, nil })),
-			probeOf(t, executors.ThenAcceptBothAsyncOn(complete, incomplete, e, func(_, _ *item) {})),
-			probeOf(t, executors.ThenAcceptBothAsyncOn(incomplete, complete, e, func(_, _ *item) {})),
-			probeOf(t, complete.RunAfterBothAsyncOn(incomplete, e, func() {})),
-			probeOf(t, incomplete.RunAfterBothAsyncOn(complete, e, func() {})),
-		}
+		fs := append(asyncStagesOn(t, incomplete, e), asyncBothStagesOn(t, complete, incomplete, e)...)
 		for _, p := range fs {
 			p.incomplete()
 		}
@@ -390,14 +383,17 @@ func TestCompletableFutureTest_testFailedStage(t *testing.T) {
 	}
 }
 
-func TestCompletableFutureTest_testCopy_normalCompletion(t *testing.T) {
+// relayNormal and relayExceptional are the TCK's copy tests, for Copy and for a minimal stage's
+// ToCompletableFuture: copier is called when f is new, and its result once f is complete or not.
+func relayNormal(t *testing.T, copier func(f *cf) func() *cf) {
 	for _, incomplete := range createIncomplete {
 		for _, v1 := range values {
 			f := executors.NewCompletableFuture[*item]()
+			copyOf := copier(f)
 			if !incomplete {
 				f.Complete(v1)
 			}
-			g := f.Copy()
+			g := copyOf()
 			if incomplete {
 				checkIncomplete(t, f)
 				checkIncomplete(t, g)
@@ -409,14 +405,15 @@ func TestCompletableFutureTest_testCopy_normalCompletion(t *testing.T) {
 	}
 }
 
-func TestCompletableFutureTest_testCopy_exceptionalCompletion(t *testing.T) {
+func relayExceptional(t *testing.T, copier func(f *cf) func() *cf) {
 	for _, incomplete := range createIncomplete {
 		ex := newCFException()
 		f := executors.NewCompletableFuture[*item]()
+		copyOf := copier(f)
 		if !incomplete {
 			f.CompleteExceptionally(ex)
 		}
-		g := f.Copy()
+		g := copyOf()
 		if incomplete {
 			checkIncomplete(t, f)
 			checkIncomplete(t, g)
@@ -425,6 +422,16 @@ func TestCompletableFutureTest_testCopy_exceptionalCompletion(t *testing.T) {
 		checkCompletedExceptionally(t, f, ex)
 		checkCompletedExceptionally(t, g, ex)
 	}
+}
+
+func copyOf(f *cf) func() *cf { return f.Copy }
+
+func viewCopyOf(f *cf) func() *cf { return f.MinimalCompletionStage().ToCompletableFuture }
+
+func TestCompletableFutureTest_testCopy_normalCompletion(t *testing.T) { relayNormal(t, copyOf) }
+
+func TestCompletableFutureTest_testCopy_exceptionalCompletion(t *testing.T) {
+	relayExceptional(t, copyOf)
 }
 
 func TestCompletableFutureTest_testCopy_oneWayPropagation(t *testing.T) {
@@ -520,42 +527,11 @@ func TestCompletableFutureTest_testMinimalCompletionStage_minimality(t *testing.
 func implements[I any](v any) bool { _, ok := v.(I); return ok }
 
 func TestCompletableFutureTest_testMinimalCompletionStage_toCompletableFuture_normalCompletion(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		for _, v1 := range values {
-			f := executors.NewCompletableFuture[*item]()
-			minimal := f.MinimalCompletionStage()
-			if !incomplete {
-				f.Complete(v1)
-			}
-			g := minimal.ToCompletableFuture()
-			if incomplete {
-				checkIncomplete(t, f)
-				checkIncomplete(t, g)
-				f.Complete(v1)
-			}
-			checkCompletedNormally(t, f, v1)
-			checkCompletedNormally(t, g, v1)
-		}
-	}
+	relayNormal(t, viewCopyOf)
 }
 
 func TestCompletableFutureTest_testMinimalCompletionStage_toCompletableFuture_exceptionalCompletion(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		ex := newCFException()
-		f := executors.NewCompletableFuture[*item]()
-		minimal := f.MinimalCompletionStage()
-		if !incomplete {
-			f.CompleteExceptionally(ex)
-		}
-		g := minimal.ToCompletableFuture()
-		if incomplete {
-			checkIncomplete(t, f)
-			checkIncomplete(t, g)
-			f.CompleteExceptionally(ex)
-		}
-		checkCompletedExceptionally(t, f, ex)
-		checkCompletedExceptionally(t, g, ex)
-	}
+	relayExceptional(t, viewCopyOf)
 }
 
 func TestCompletableFutureTest_testMinimalCompletionStage_toCompletableFuture_mutable(t *testing.T) {
