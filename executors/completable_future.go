@@ -83,16 +83,16 @@ type CompletableFuture[T any] struct {
 	mu      sync.Mutex
 	waiters []*thread.Thread
 	stack   *completion // dependents, newest first; nil once complete
-	depth   int         // completions on stack
-	sweepAt int         // depth at which push next sweeps the stale completions off the stack
+	depth   int32       // completions on stack
+	sweepAt int32       // depth at which push next sweeps the stale completions off the stack
 }
 
 // outcome is what a complete stage holds: Java's result field (a value, or an AltResult).
 type outcome[T any] struct {
 	v          T
-	err        error // the failure; nil for a value
-	st         int32 // stNormal, stExceptional or stCancelled
-	suppressed error // a WhenComplete action's panic that gave way to err
+	err        error  // the failure; nil for a value
+	st         int32  // stNormal, stExceptional or stCancelled
+	suppressed *error // a WhenComplete action's panic that gave way to err (rare: kept out of line)
 }
 
 // minSweep is the smallest stack that push sweeps of stale completions.
@@ -361,7 +361,7 @@ func (c *CompletableFuture[T]) push(h *completion) {
 // pushes as it visits completions. c.mu is held.
 func (c *CompletableFuture[T]) sweep() {
 	var head *completion
-	tail, n := &head, 0
+	tail, n := &head, int32(0)
 	for h := c.stack; h != nil; {
 		next := h.next
 		if h.live() {
@@ -394,8 +394,8 @@ func (c *CompletableFuture[T]) NumberOfDependents() int {
 // the failure of the stage it depends on (Java's getSuppressed on that failure, to which
 // whenComplete adds it), and nil otherwise.
 func (c *CompletableFuture[T]) Suppressed() error {
-	if o := c.load(); o != nil {
-		return o.suppressed
+	if o := c.load(); o != nil && o.suppressed != nil {
+		return *o.suppressed
 	}
 	return nil
 }

@@ -9,21 +9,26 @@ import "sync/atomic"
 // methods cannot have type parameters); the methods that keep the result type, or make a
 // CompletableFuture[struct{}] (Java's CompletableFuture<Void>), are methods.
 
-// uni makes a stage d that depends on f: when f completes with outcome o, fire(d, o) runs on the
-// completing thread and returns d's dependents if it completed d.
-func uni[T, U any](f *CompletableFuture[T], fire func(d *CompletableFuture[U], o *outcome[T]) *completion) *CompletableFuture[U] {
-	d := NewCompletableFuture[U]()
-	f.push(&completion{dep: d, fire: func() *completion { return fire(d, f.load()) }})
-	return d
+// Each stage function makes its dependent d and pushes on its source a completion whose fire
+// runs on the thread that completes the source (or on the caller, if the source is complete). It
+// pushes it itself rather than through a helper taking fire as a function, since a closure
+// handed to a closure costs two allocations per stage; and the hot ones write their action twice,
+// once for complete (on the calling thread: the closure stays on the stack) and once for async
+// (where it escapes into the task).
+
+// async hands action, which completes d, to ex: d completes with its outcome on ex's thread, which
+// then runs d's dependents. It returns d's dependents if ex refused the task (see dispatch).
+func (d *CompletableFuture[T]) async(ex Executor, action func() (T, error)) *completion {
+	return dispatch(ex, d, func() { postComplete(d.complete(action)) })
 }
 
 // run completes d with what action returns: on the calling thread if ex is nil (returning d's
-// dependents), else as a task of ex, whose thread then runs d's dependents.
+// dependents), else as a task of ex (action then always escapes to the heap).
 func (d *CompletableFuture[T]) run(ex Executor, action func() (T, error)) *completion {
 	if ex == nil {
 		return d.complete(action)
 	}
-	return dispatch(ex, d, func() { postComplete(d.complete(action)) })
+	return d.async(ex, action)
 }
 
 // screen checks an executor argument (Java's screenExecutor).
@@ -69,12 +74,18 @@ func thenApply[T, U any](f *CompletableFuture[T], ex Executor, fn func(T) (U, er
 	if fn == nil {
 		panic(nilArg("function"))
 	}
-	return uni(f, func(d *CompletableFuture[U], o *outcome[T]) *completion {
-		if o.err != nil {
+	d := NewCompletableFuture[U]()
+	f.push(&completion{dep: d, fire: func() *completion {
+		o := f.load()
+		switch {
+		case o.err != nil:
 			return d.fail(o.err)
+		case ex == nil:
+			return d.complete(func() (U, error) { return fn(o.v) })
 		}
-		return d.run(ex, func() (U, error) { return fn(o.v) })
-	})
+		return d.async(ex, func() (U, error) { return fn(o.v) })
+	}})
+	return d
 }
 
 func accept[T any](fn func(T)) func(T) (struct{}, error) {
@@ -145,12 +156,15 @@ func thenCompose[T, U any](f *CompletableFuture[T], ex Executor, fn func(T) *Com
 	if fn == nil {
 		panic(nilArg("function"))
 	}
-	return uni(f, func(d *CompletableFuture[U], o *outcome[T]) *completion {
+	d := NewCompletableFuture[U]()
+	f.push(&completion{dep: d, fire: func() *completion {
+		o := f.load()
 		if o.err != nil {
 			return d.fail(o.err)
 		}
 		return d.runCompose(ex, func() *CompletableFuture[U] { return fn(o.v) })
-	})
+	}})
+	return d
 }
 
 // runCompose makes d complete as the future fn returns does, calling fn on the calling thread if
@@ -197,9 +211,15 @@ func handle[T, U any](f *CompletableFuture[T], ex Executor, fn func(T, error) (U
 	if fn == nil {
 		panic(nilArg("function"))
 	}
-	return uni(f, func(d *CompletableFuture[U], o *outcome[T]) *completion {
-		return d.run(ex, func() (U, error) { return fn(o.v, o.err) })
-	})
+	d := NewCompletableFuture[U]()
+	f.push(&completion{dep: d, fire: func() *completion {
+		o := f.load()
+		if ex == nil {
+			return d.complete(func() (U, error) { return fn(o.v, o.err) })
+		}
+		return d.async(ex, func() (U, error) { return fn(o.v, o.err) })
+	}})
+	return d
 }
 
 // WhenComplete returns a stage with c's outcome that runs fn with it first (result and failure,
@@ -227,12 +247,15 @@ func (c *CompletableFuture[T]) whenComplete(ex Executor, fn func(T, error)) *Com
 	if fn == nil {
 		panic(nilArg("action"))
 	}
-	return uni(c, func(d *CompletableFuture[T], o *outcome[T]) *completion {
+	d := NewCompletableFuture[T]()
+	c.push(&completion{dep: d, fire: func() *completion {
+		o := c.load()
 		if ex == nil {
 			return d.runWhenComplete(o, fn)
 		}
 		return dispatch(ex, d, func() { postComplete(d.runWhenComplete(o, fn)) })
-	})
+	}})
+	return d
 }
 
 // runWhenComplete runs fn with o and completes d as Java's uniWhenComplete: the source's
@@ -248,7 +271,12 @@ func (d *CompletableFuture[T]) runWhenComplete(o *outcome[T], fn func(T, error))
 		case o.err == nil:
 			return d.fail(ex)
 		}
-		deps, _ := d.settle(outcome[T]{err: o.err, st: stExceptional, suppressed: ex})
+		failed := outcome[T]{err: o.err, st: stExceptional}
+		if ex != nil {
+			suppressed := ex // only this rare path allocates
+			failed.suppressed = &suppressed
+		}
+		deps, _ := d.settle(failed)
 		return deps
 	}
 	_, ex := protect(func() (struct{}, error) { fn(o.v, o.err); return struct{}{}, nil },
@@ -278,14 +306,18 @@ func (c *CompletableFuture[T]) exceptionally(ex Executor, fn func(error) (T, err
 	if fn == nil {
 		panic(nilArg("function"))
 	}
-	return uni(c, func(d *CompletableFuture[T], o *outcome[T]) *completion {
-		return d.run(ex, func() (T, error) {
+	d := NewCompletableFuture[T]()
+	c.push(&completion{dep: d, fire: func() *completion {
+		o := c.load()
+		action := func() (T, error) {
 			if o.err != nil {
 				return fn(o.err)
 			}
 			return o.v, nil
-		})
-	})
+		}
+		return d.run(ex, action)
+	}})
+	return d
 }
 
 // ExceptionallyCompose returns a stage that completes with c's result, or, if c fails, as the
@@ -310,12 +342,15 @@ func (c *CompletableFuture[T]) exceptionallyCompose(ex Executor, fn func(error) 
 	if fn == nil {
 		panic(nilArg("function"))
 	}
-	return uni(c, func(d *CompletableFuture[T], o *outcome[T]) *completion {
+	d := NewCompletableFuture[T]()
+	c.push(&completion{dep: d, fire: func() *completion {
+		o := c.load()
 		if o.err == nil {
 			return d.succeed(o.v)
 		}
 		return d.runCompose(ex, func() *CompletableFuture[T] { return fn(o.err) })
-	})
+	}})
+	return d
 }
 
 // The stages that depend on two sources.
