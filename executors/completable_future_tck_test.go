@@ -54,21 +54,27 @@ func checkIncomplete[T any](t *testing.T, f *executors.CompletableFuture[T]) {
 	}
 }
 
-// getters are the TCK's four ways to read a completed future: timed get, join, getNow, get.
-func getters[T any](f *executors.CompletableFuture[T]) map[string]func() (T, error) {
-	return map[string]func() (T, error){
-		"GetTimeout": func() (T, error) { return f.GetTimeout(10 * time.Second) },
-		"Join":       f.Join,
-		"GetNow":     func() (T, error) { var zero T; return f.GetNow(zero) },
-		"Get":        f.Get,
+// getters are the TCK's four ways to read a completed future, in the TCK's order: the timed get
+// first (it waits for a stage that an executor completes), then join, getNow and get.
+func getters[T any](f *executors.CompletableFuture[T]) []namedGetter[T] {
+	return []namedGetter[T]{
+		{"GetTimeout", func() (T, error) { return f.GetTimeout(10 * time.Second) }},
+		{"Join", f.Join},
+		{"GetNow", func() (T, error) { var zero T; return f.GetNow(zero) }},
+		{"Get", f.Get},
 	}
+}
+
+type namedGetter[T any] struct {
+	name string
+	get  func() (T, error)
 }
 
 func checkCompletedNormally[T any](t *testing.T, f *executors.CompletableFuture[T], want T) {
 	t.Helper()
-	for name, get := range getters(f) {
-		if v, err := get(); err != nil || !cmp.Equal(v, want) {
-			t.Errorf("%s = %v, %v; want %v", name, v, err, want)
+	for _, g := range getters(f) {
+		if v, err := g.get(); err != nil || !cmp.Equal(v, want) {
+			t.Errorf("%s = %v, %v; want %v", g.name, v, err, want)
 		}
 	}
 	if !f.IsDone() || f.IsCancelled() || f.IsCompletedExceptionally() || f.State() != executors.Success {
@@ -90,11 +96,11 @@ func checkCompletedExceptionally[T any](t *testing.T, f *executors.CompletableFu
 	if got := exceptionalCompletion(f); got != ex {
 		t.Errorf("Handle sees %v, want %v", got, ex)
 	}
-	for name, get := range getters(f) {
-		_, err := get()
+	for _, g := range getters(f) {
+		_, err := g.get()
 		var ee *executors.ExecutionError
 		if !errors.As(err, &ee) || ee.Cause != ex {
-			t.Errorf("%s = %v, want an ExecutionError caused by %v", name, err, ex)
+			t.Errorf("%s = %v, want an ExecutionError caused by %v", g.name, err, ex)
 		}
 	}
 	if f.IsCancelled() || !f.IsDone() || !f.IsCompletedExceptionally() || f.State() != executors.Failed {
@@ -110,9 +116,9 @@ func checkCompletedExceptionally[T any](t *testing.T, f *executors.CompletableFu
 
 func checkCancelled[T any](t *testing.T, f *executors.CompletableFuture[T]) {
 	t.Helper()
-	for name, get := range getters(f) {
-		if _, err := get(); !errors.Is(err, executors.ErrCancelled) {
-			t.Errorf("%s = %v, want ErrCancelled", name, err)
+	for _, g := range getters(f) {
+		if _, err := g.get(); !errors.Is(err, executors.ErrCancelled) {
+			t.Errorf("%s = %v, want ErrCancelled", g.name, err)
 		}
 	}
 	if got := exceptionalCompletion(f); !errors.Is(got, executors.ErrCancelled) {
@@ -199,26 +205,30 @@ func TestCompleteExceptionallyWithErrCancelledCancels(t *testing.T) {
 }
 
 func TestCompletableFutureTest_testGetNumberOfDependents(t *testing.T) {
-	for _, v := range []int{1, 0} {
-		f := executors.NewCompletableFuture[int]()
-		if n := f.NumberOfDependents(); n != 0 {
-			t.Fatalf("NumberOfDependents = %d", n)
+	runTCK(t, func(c *tck) {
+		for _, m := range executionModes {
+			for _, v1 := range values {
+				f := executors.NewCompletableFuture[*item]()
+				if n := f.NumberOfDependents(); n != 0 {
+					c.Errorf("NumberOfDependents = %d", n)
+				}
+				g := m.thenRun(c, f, c.newAction(m).noop())
+				if n := f.NumberOfDependents(); n != 1 || g.NumberOfDependents() != 0 {
+					c.Errorf("NumberOfDependents = %d, %d", n, g.NumberOfDependents())
+				}
+				h := m.thenRun(c, f, c.newAction(m).noop())
+				if n := f.NumberOfDependents(); n != 2 || h.NumberOfDependents() != 0 {
+					c.Errorf("NumberOfDependents = %d, %d", n, h.NumberOfDependents())
+				}
+				f.Complete(v1)
+				checkCompletedNormally(c.T, g, void)
+				checkCompletedNormally(c.T, h, void)
+				if f.NumberOfDependents()+g.NumberOfDependents()+h.NumberOfDependents() != 0 {
+					c.Error("dependents left after completion")
+				}
+			}
 		}
-		g := f.ThenRun(func() {})
-		if n := f.NumberOfDependents(); n != 1 || g.NumberOfDependents() != 0 {
-			t.Fatalf("NumberOfDependents = %d, %d", n, g.NumberOfDependents())
-		}
-		h := f.ThenRun(func() {})
-		if n := f.NumberOfDependents(); n != 2 || h.NumberOfDependents() != 0 {
-			t.Fatalf("NumberOfDependents = %d, %d", n, h.NumberOfDependents())
-		}
-		f.Complete(v)
-		checkCompletedNormally(t, g, struct{}{})
-		checkCompletedNormally(t, h, struct{}{})
-		if f.NumberOfDependents()+g.NumberOfDependents()+h.NumberOfDependents() != 0 {
-			t.Fatal("dependents left after completion")
-		}
-	}
+	})
 }
 
 // issue 15, defect 17: an incomplete future says "[Not completed]", and counts its dependents,
@@ -288,228 +298,6 @@ func failWith[T any](err error) func(*executors.CompletableFuture[T]) {
 
 func cancel[T any](f *executors.CompletableFuture[T]) { f.Cancel(false) }
 
-func TestCompletableFutureTest_testWhenComplete_normalCompletion(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		var ran atomic.Int32
-		f, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.WhenComplete(func(v int, err error) {
-				if v != 1 || err != nil {
-					t.Errorf("action saw %v, %v", v, err)
-				}
-				ran.Add(1)
-			})
-		})
-		checkCompletedNormally(t, g, 1)
-		checkCompletedNormally(t, f, 1)
-		if ran.Load() != 1 {
-			t.Errorf("action ran %d times", ran.Load())
-		}
-	}
-}
-
-func TestCompletableFutureTest_testWhenComplete_exceptionalCompletion(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		var ran atomic.Int32
-		ex := newCFException()
-		f, g := stage(incomplete, failWith[int](ex), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.WhenComplete(func(v int, err error) {
-				if v != 0 || err != ex {
-					t.Errorf("action saw %v, %v", v, err)
-				}
-				ran.Add(1)
-			})
-		})
-		checkCompletedExceptionally(t, f, ex)
-		checkCompletedExceptionally(t, g, ex)
-		if ran.Load() != 1 || g.Suppressed() != nil {
-			t.Errorf("action ran %d times, suppressed %v", ran.Load(), g.Suppressed())
-		}
-	}
-}
-
-func TestCompletableFutureTest_testWhenComplete_sourceCancelled(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		var ran atomic.Int32
-		f, g := stage(incomplete, cancel[int], func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.WhenComplete(func(v int, err error) {
-				if !errors.Is(err, executors.ErrCancelled) {
-					t.Errorf("action saw %v", err)
-				}
-				ran.Add(1)
-			})
-		})
-		checkCancelled(t, f)
-		// Java: g completes with CompletionException(CancellationException), not cancelled
-		if _, err := g.Get(); !errors.Is(err, executors.ErrCancelled) || g.IsCancelled() || g.State() != executors.Failed {
-			t.Errorf("dependent: %v, cancelled %v, state %v", err, g.IsCancelled(), g.State())
-		}
-		if ran.Load() != 1 {
-			t.Errorf("action ran %d times", ran.Load())
-		}
-	}
-}
-
-// If a whenComplete action panics on a source that completed normally, the stage fails with
-// the panic.
-func TestCompletableFutureTest_testWhenComplete_actionFailed(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		ex := newCFException()
-		f, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.WhenComplete(func(int, error) { panic(ex) })
-		})
-		checkCompletedNormally(t, f, 1)
-		var pe *executors.PanicError
-		if err := g.ExceptionNow(); !errors.As(err, &pe) || pe.Value != ex {
-			t.Errorf("stage failed with %v, want the action's panic", err)
-		}
-	}
-}
-
-// issue 15, defect 17: if a whenComplete action panics on a source that failed, the source's
-// failure takes precedence (the same error value, as Java's assertSame), and the panic is kept
-// as the suppressed error (Java's addSuppressed).
-func TestCompletableFutureTest_testWhenComplete_actionFailedSourceFailed(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		var ran atomic.Int32
-		ex1, ex2 := newCFException(), newCFException()
-		f, g := stage(incomplete, failWith[int](ex1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.WhenComplete(func(v int, err error) {
-				if err != ex1 {
-					t.Errorf("action saw %v", err)
-				}
-				ran.Add(1)
-				panic(ex2)
-			})
-		})
-		checkCompletedExceptionally(t, g, ex1)
-		checkCompletedExceptionally(t, f, ex1)
-		var pe *executors.PanicError
-		if s := g.Suppressed(); !errors.As(s, &pe) || pe.Value != ex2 {
-			t.Errorf("Suppressed = %v, want the action's panic", s)
-		}
-		if ran.Load() != 1 {
-			t.Errorf("action ran %d times", ran.Load())
-		}
-	}
-}
-
-func TestCompletableFutureTest_testExceptionally(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		// normal completion: the function is not called
-		_, g := stage(incomplete, completeWith(1), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.Exceptionally(func(error) (int, error) { t.Error("called on success"); return 0, nil })
-		})
-		checkCompletedNormally(t, g, 1)
-
-		// exceptional completion: the function's value
-		ex := newCFException()
-		f, g := stage(incomplete, failWith[int](ex), func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return f.Exceptionally(func(err error) (int, error) {
-				if err != ex {
-					t.Errorf("function saw %v", err)
-				}
-				return 2, nil
-			})
-		})
-		checkCompletedNormally(t, g, 2)
-
-		// the function fails: the stage fails with its error
-		ex2 := newCFException()
-		g = f.Exceptionally(func(error) (int, error) { return 0, ex2 })
-		checkCompletedExceptionally(t, g, ex2)
-	}
-}
-
-func TestCompletableFutureTest_testHandle(t *testing.T) {
-	for _, incomplete := range createIncomplete {
-		ex := newCFException()
-		for _, fail := range []bool{false, true} {
-			complete, want := completeWith(1), "1 <nil>"
-			if fail {
-				complete, want = failWith[int](ex), fmt.Sprint(0, ex)
-			}
-			var ran atomic.Int32
-			f, g := stage(incomplete, complete, func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[string] {
-				return executors.Handle(f, func(v int, err error) (string, error) {
-					ran.Add(1)
-					return fmt.Sprint(v, err), nil
-				})
-			})
-			checkCompletedNormally(t, g, want)
-			if ran.Load() != 1 {
-				t.Errorf("function ran %d times", ran.Load())
-			}
-			// an action that panics fails the stage with the panic, whatever the source did
-			h := executors.Handle(f, func(int, error) (int, error) { panic("handle") })
-			var pe *executors.PanicError
-			if err := h.ExceptionNow(); !errors.As(err, &pe) || pe.Value != "handle" {
-				t.Errorf("panicking handle: %v", err)
-			}
-		}
-	}
-}
-
-func TestCompletableFutureTest_testThenApply(t *testing.T) {
-	inc := func(v int) (int, error) { return v + 1, nil }
-	notCalled := func(int) (int, error) { t.Error("function called"); return 0, nil }
-	apply := func(fn func(int) (int, error)) func(*executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-		return func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return executors.ThenApply(f, fn)
-		}
-	}
-	for _, incomplete := range createIncomplete {
-		// normal completion
-		_, g := stage(incomplete, completeWith(1), apply(inc))
-		checkCompletedNormally(t, g, 2)
-
-		// exceptional completion: the function is not called
-		ex := newCFException()
-		_, g = stage(incomplete, failWith[int](ex), apply(notCalled))
-		checkCompletedExceptionally(t, g, ex)
-
-		// source cancelled
-		f, g := stage(incomplete, cancel[int], apply(notCalled))
-		checkCancelled(t, f)
-		if _, err := g.Get(); !errors.Is(err, executors.ErrCancelled) || g.IsCancelled() {
-			t.Errorf("dependent of cancelled: %v, cancelled %v", err, g.IsCancelled())
-		}
-
-		// the function fails
-		_, g = stage(incomplete, completeWith(1), apply(func(int) (int, error) { return 0, ex }))
-		checkCompletedExceptionally(t, g, ex)
-	}
-	// a dependent of an incomplete source is incomplete
-	checkIncomplete(t, executors.ThenApply(executors.NewCompletableFuture[int](), inc))
-}
-
-func TestCompletableFutureTest_testThenCompose(t *testing.T) {
-	compose := func(fn func(int) *executors.CompletableFuture[int]) func(*executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-		return func(f *executors.CompletableFuture[int]) *executors.CompletableFuture[int] {
-			return executors.ThenCompose(f, fn)
-		}
-	}
-	for _, incomplete := range createIncomplete {
-		inner := executors.NewCompletableFuture[int]()
-		f, g := stage(incomplete, completeWith(1), compose(func(int) *executors.CompletableFuture[int] { return inner }))
-		checkIncomplete(t, g) // waits for inner
-		inner.Complete(7)
-		checkCompletedNormally(t, g, 7)
-
-		ex := newCFException()
-		g = executors.ThenCompose(f, func(int) *executors.CompletableFuture[int] { return executors.FailedFuture[int](ex) })
-		checkCompletedExceptionally(t, g, ex)
-
-		g = executors.ThenCompose(f, func(int) *executors.CompletableFuture[int] { panic(ex) })
-		var pe *executors.PanicError
-		if err := g.ExceptionNow(); !errors.As(err, &pe) || pe.Value != ex {
-			t.Errorf("panicking compose: %v", err)
-		}
-
-		_, g = stage(incomplete, failWith[int](ex), compose(func(int) *executors.CompletableFuture[int] { t.Error("called on failure"); return nil }))
-		checkCompletedExceptionally(t, g, ex)
-	}
-}
-
 // newFutures returns k incomplete futures, typed and as Completions for AllOf and AnyOf.
 func newFutures(k int) ([]*executors.CompletableFuture[int], []executors.Completion) {
 	cs := make([]*executors.CompletableFuture[int], k)
@@ -521,7 +309,7 @@ func newFutures(k int) ([]*executors.CompletableFuture[int], []executors.Complet
 	return cs, fs
 }
 
-func TestCompletableFutureTest_testAllOf(t *testing.T) {
+func TestCompletableFutureTest_testAllOf_normal(t *testing.T) {
 	for k := 1; k < 20; k++ {
 		cs, fs := newFutures(k)
 		f := executors.AllOf(fs...)
@@ -553,7 +341,7 @@ func TestCompletableFutureTest_testAllOf_exceptional(t *testing.T) {
 	}
 }
 
-func TestCompletableFutureTest_testAnyOf(t *testing.T) {
+func TestCompletableFutureTest_testAnyOf_normal(t *testing.T) {
 	checkIncomplete(t, executors.AnyOf())
 	for k := 1; k < 20; k++ {
 		cs, fs := newFutures(k)

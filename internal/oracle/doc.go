@@ -44,7 +44,8 @@
 // ReentrantReadWriteLock (locks_test.go); monitors, Semaphore, CountDownLatch, CyclicBarrier
 // (sync_test.go); every blocking queue (queues_test.go); executors, futures, FutureTask,
 // invokeAll/invokeAny, scheduled executors, the completion service (executors_test.go);
-// CompletableFuture (futures_test.go); StructuredTaskScope and its joiners, JDK 25's preview API
+// CompletableFuture (futures_test.go), and its async, either and both stages, timeouts, copies
+// and minimal stages (completion_test.go); StructuredTaskScope and its joiners, JDK 25's preview API
 // (structured_test.go); ScopedValue (scoped_test.go); ThreadLocal and InheritableThreadLocal
 // (threadlocal_test.go); socket I/O on virtual threads, package vio against java.net.Socket,
 // ServerSocket and SocketChannel: states while blocked, interrupts, timeouts, close, a

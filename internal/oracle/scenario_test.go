@@ -33,7 +33,7 @@ func suites() []scenario {
 	var all []scenario
 	for _, s := range [][]scenario{
 		threadScenarios(), lockScenarios(), syncScenarios(), queueScenarios(), executorScenarios(),
-		futureScenarios(), scopeScenarios(), scopedValueScenarios(), localScenarios(), ioScenarios(),
+		futureScenarios(), completionScenarios(), scopeScenarios(), scopedValueScenarios(), localScenarios(), ioScenarios(),
 	} {
 		all = append(all, s...)
 	}

@@ -28,7 +28,7 @@ public final class Oracle {
      *  that did not compile on this JDK (an API it lacks) is reported, not fatal. */
     static final String[] SUITES = {
         "ThreadScenarios", "LockScenarios", "SyncScenarios", "QueueScenarios", "ExecutorScenarios",
-        "FutureScenarios", "ScopeScenarios", "ScopedValueScenarios", "LocalScenarios", "IoScenarios",
+        "FutureScenarios", "CompletionScenarios", "ScopeScenarios", "ScopedValueScenarios", "LocalScenarios", "IoScenarios",
     };
 
     static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(30);
