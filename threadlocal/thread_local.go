@@ -2,7 +2,9 @@ package threadlocal
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/thread"
@@ -16,7 +18,7 @@ import (
 // first use. Its methods are safe for concurrent use: each thread only ever sees its own value.
 type ThreadLocal[T any] struct {
 	_       noCopy
-	id      atomic.Uint64        // 0 until first use; see key
+	k       key                  // tl's key in every thread's values
 	initial func() T             // nil: T's zero value
 	inherit func(parent any) any // nil: not inheritable
 }
@@ -27,25 +29,41 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// ids numbers ThreadLocals; a thread's values are kept in a map keyed by these numbers. They are
-// never reused, so a ThreadLocal that is garbage-collected cannot alias a newer one (Java uses a
-// hash code sequence and weak keys; loom's maps die with their thread, which is enough).
-var ids atomic.Uint64
+// key is a ThreadLocal's key, 0 until first use. Keys index a dense slice in each thread, and are
+// freed for reuse (with a new generation, so a value left by a dead ThreadLocal is never seen by
+// a new one) once their ThreadLocal has been garbage-collected: see internal/rt's locals.go for
+// the argument. Its methods are not generic, so that Get's fast path is inlined (the compiler
+// inlines less into methods of generic types, which go through a dictionary).
+type key struct{ v atomic.Uint64 }
 
-// key returns tl's id, allocating it on first use so the zero value works.
-func (tl *ThreadLocal[T]) key() uint64 {
-	if id := tl.id.Load(); id != 0 {
-		return id
+// get returns the key, issuing it on first use so that the zero value works.
+func (k *key) get() uint64 {
+	if v := k.v.Load(); v != 0 {
+		return v
 	}
-	tl.id.CompareAndSwap(0, ids.Add(1)) // the loser's number is simply never used
-	return tl.id.Load()
+	return k.issue()
 }
+
+func (k *key) issue() uint64 {
+	v := rt.NewLocalKey()
+	if !k.v.CompareAndSwap(0, v) {
+		rt.FreeLocalKey(v) // another thread's first use won
+		return k.v.Load()
+	}
+	// k lies inside its ThreadLocal: the cleanup runs once the whole ThreadLocal is unreachable.
+	runtime.AddCleanup(k, rt.FreeLocalKey, v)
+	return v
+}
+
+// current returns the current thread's storage. It is thread.Current and an addition (see
+// rt.DataAt): no call through a hook.
+func current() *rt.Data { return rt.DataAt(unsafe.Pointer(thread.Current())) }
 
 // New returns a ThreadLocal whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.
 func New[T any]() *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
-	tl.key()
+	tl.k.get()
 	return tl
 }
 
@@ -57,7 +75,7 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 		panic(fmt.Errorf("%w: threadlocal: initial value supplier", thread.ErrNilArgument))
 	}
 	tl := &ThreadLocal[T]{initial: initial}
-	tl.key()
+	tl.k.get()
 	return tl
 }
 
@@ -76,7 +94,7 @@ func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 			return childValue(p)
 		}
 	}
-	tl.key()
+	tl.k.get()
 	return tl
 }
 
@@ -84,38 +102,60 @@ func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 // called Remove since), Get stores and returns the initial value: T's zero value, or what the
 // WithInitial supplier returns (the supplier is called once per thread until the next Remove). It
 // ports ThreadLocal.get.
+//
+// As in Java, a supplier that calls Get on the same ThreadLocal (with no value set meanwhile) is
+// called again, and the outermost call's value is the one kept. Where Java would end such a
+// recursion with StackOverflowError, Get panics with an error wrapping
+// [ErrRecursiveInitialValue] once suppliers are nested 10,000 deep on one thread; nothing
+// is stored, and the next Get calls the supplier again.
 func (tl *ThreadLocal[T]) Get() T {
-	id := tl.key()
-	d := rt.CurrentData()
-	if e, ok := d.Locals[id]; ok {
+	k := tl.k.get()
+	if e := current().Local(k); e != nil {
 		v, _ := e.Value.(T) // a nil interface value stored for an interface T
 		return v
 	}
+	return tl.setInitialValue(k)
+}
+
+// setInitialValue is Get's miss: compute the initial value and store it. Out of line, so that
+// Get's frame stays small.
+//
+//go:noinline
+func (tl *ThreadLocal[T]) setInitialValue(k uint64) T {
 	var v T
 	if tl.initial != nil {
-		v = tl.initial()
+		v = tl.callInitial()
 	}
-	tl.store(d, id, v)
+	// Looked up again: the supplier may have used other ThreadLocals, or this one.
+	current().SetLocal(k, v, tl.inherit)
+	runtime.KeepAlive(tl) // k stays tl's, not a newcomer's, until the value is stored
 	return v
+}
+
+// maxInitDepth bounds the nesting of initial-value suppliers on one thread: deeper, a
+// recursion is taken for a runaway one (Java's StackOverflowError) rather than let Go's stack
+// grow until the runtime kills the process.
+const maxInitDepth = 10_000
+
+func (tl *ThreadLocal[T]) callInitial() T {
+	d := current()
+	if d.InitDepth >= maxInitDepth {
+		panic(fmt.Errorf("%w: initial-value suppliers nested %d deep on thread %v", ErrRecursiveInitialValue, d.InitDepth, thread.Current()))
+	}
+	d.InitDepth++
+	defer func() { d.InitDepth-- }() // also when the supplier panics or calls runtime.Goexit
+	return tl.initial()
 }
 
 // Set sets the current thread's value of tl to v. Setting T's zero value (Java's set(null)) is a
 // real value: a later Get returns it without calling the initial supplier. It ports
 // ThreadLocal.set.
 func (tl *ThreadLocal[T]) Set(v T) {
-	tl.store(rt.CurrentData(), tl.key(), v)
-}
-
-func (tl *ThreadLocal[T]) store(d *rt.Data, id uint64, v T) {
-	if d.Locals == nil {
-		d.Locals = make(map[uint64]rt.Entry)
-	}
-	d.Locals[id] = rt.Entry{Value: v, Inherit: tl.inherit}
+	current().SetLocal(tl.k.get(), v, tl.inherit)
 }
 
 // Remove removes the current thread's value of tl: the next Get in this thread returns the initial
 // value again (calling the supplier again, if there is one). It ports ThreadLocal.remove.
 func (tl *ThreadLocal[T]) Remove() {
-	d := rt.CurrentData()
-	delete(d.Locals, tl.key())
+	current().RemoveLocal(tl.k.get())
 }
