@@ -3,11 +3,11 @@ package locks
 import (
 	"math"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/internal/waitq"
 	"github.com/loomgo/loom/thread"
+	"github.com/petermattis/goid"
 )
 
 // exclusive is the state of a reentrant mutual-exclusion lock: ReentrantLock and Monitor (Java's
@@ -33,26 +33,24 @@ import (
 // re-enter it and Unlock would release it, where Java blocks forever and throws
 // IllegalMonitorStateException.
 //
-// The lock therefore also records who took it last: that thread's goroutine (g), its storage
-// (d, the rt.Data in its Thread) and the Thread itself (last). d.Live() is true from when the
-// thread first recorded itself in some lock until it terminates (package thread zeroes a
-// terminated thread's Data). So the current thread, on goroutine g, owns the lock exactly when
+// The lock therefore also records who took it last: that thread's goroutine (g), the word
+// holding its thread.State (st, from rt.StateWord) and the Thread itself (last). So the current
+// thread, on goroutine g, owns the lock exactly when
 //
-//	owner == g  &&  d.Live()
+//	owner == g  &&  *st != Terminated
 //
-// (the thread that set owner to g recorded itself in g, d and last before anything else ran on
-// g; if it is still alive it is the thread running on g, that is, the caller; if it has ended,
+// (the thread that set owner to g recorded itself in g, st and last before anything else ran
+// on g; if it has not terminated it is the thread running on g, that is, the caller; if it has,
 // the caller is a later thread on g and does not own the lock). A thread that takes the lock
-// when it is already the one recorded (g == its goroutine and d live) writes nothing more; only
-// when the taker changes does it look itself up (thread.Current) and record itself, which a
-// thread that locks repeatedly never does. d.Live() is read only by a thread on the goroutine g
-// the record names, the goroutine on which d's thread marked itself live and on which it is
-// zeroed at its end, so the read is ordered with both.
+// when it is already the one recorded (g == its goroutine and not terminated) writes nothing
+// more; only when the taker changes does it look itself up (thread.Current) and record itself,
+// which a thread that locks repeatedly never does. That is the check thread.Current makes of
+// its own cache entry, with the lock as a one-entry cache.
 //
-// g, d and last are written only by the owner, right after it took the lock; the owner reads
+// g, st and last are written only by the owner, right after it took the lock; the owner reads
 // them, ordered by the owner word (a store of 0 synchronizes with the CAS that next takes the
 // lock). g and last are atomic only because Owner, a snapshot for deadlock detection and
-// String, reads them from anywhere; nothing reads d but the owner.
+// String, reads them from anywhere; the state word is atomic anyway.
 //
 // holds, the owner's hold count, is a plain field: only the owner reads or writes it.
 //
@@ -67,31 +65,40 @@ import (
 //     the rest of Lock.
 //   - The goroutine id alone, with no record of the thread: wrong as soon as a thread ends
 //     holding a lock and another runs on its goroutine (see above; TestLeakedLock* pin it).
-//   - Asking package thread "is this thread alive?" through a hook on every Lock and Unlock: an
-//     indirect call and a type assertion each time, to learn what one plain load of d tells.
+//   - Asking package thread "has this thread terminated?" through a hook on every Lock and
+//     Unlock (rt.Terminated): an indirect call and a type assertion each time, to learn what
+//     one load of the state word tells.
+//   - A liveness flag in the thread's rt.Data: the Data is made on a thread's first use of
+//     thread-locals, so every thread that takes a lock would pay for one.
 type exclusive struct {
 	owner atomic.Int64 // goroutine id of the owning thread, 0 when free
 	holds int32        // the owner's holds; touched only by the owner
 
 	// The thread that took the lock last, as seen from its goroutine (see above).
-	g    atomic.Int64 // its goroutine
-	d    *rt.Data     // its storage, Live until it terminates
+	g    atomic.Int64  // its goroutine
+	st   *atomic.Int32 // its thread.State
 	last atomic.Pointer[thread.Thread]
 
 	q waitq.Queue
 }
 
-// gid returns the current goroutine's id. Lock, Unlock, Enter and Exit spell it out as
-// rt.Checked(goid.Get()), which the compiler inlines (see rt.Checked).
+// gid returns the current goroutine's id. The hot paths spell it out as rt.Checked(goid.Get()),
+// which the compiler inlines where gid and rt.Goid cannot be (see rt.Checked).
 func gid() int64 { return rt.Goid() }
 
 // mine reports whether the thread running on goroutine g, the caller's, is the owner.
-func (s *exclusive) mine(g int64) bool { return s.owner.Load() == g && s.d.Live() }
+func (s *exclusive) mine(g int64) bool { return s.owner.Load() == g && s.live() }
+
+// live reports whether the recorded thread has not terminated; call it only when owner or g
+// says the lock was recorded (st is set then).
+func (s *exclusive) live() bool { return s.st.Load() != terminated }
+
+const terminated = int32(thread.Terminated)
 
 // took is called by the thread on goroutine g just after its CAS took the lock: it records the
 // thread unless it is the one recorded already.
 func (s *exclusive) took(g int64) {
-	if s.g.Load() != g || !s.d.Live() {
+	if s.g.Load() != g || !s.live() {
 		s.recordCurrent(g)
 	}
 }
@@ -101,9 +108,7 @@ func (s *exclusive) recordCurrent(g int64) { s.record(waitq.Current(), g) }
 
 // record makes t, the current thread, on goroutine g, the recorded taker.
 func (s *exclusive) record(t *thread.Thread, g int64) {
-	d := rt.DataAt(unsafe.Pointer(t))
-	d.MarkLive()
-	s.d = d
+	s.st = rt.StateWord(t)
 	if s.last.Load() != t {
 		s.last.Store(t)
 	}
@@ -122,7 +127,7 @@ func (s *exclusive) lock(g int64, fair bool) bool {
 		s.took(g)
 		s.holds = 1
 		return true
-	case o == g && s.d.Live():
+	case o == g && s.live():
 		s.addHolds(1)
 		return true
 	}
@@ -138,12 +143,12 @@ func (s *exclusive) TryAcquire(t *thread.Thread, n int64) bool {
 		if !s.owner.CompareAndSwap(0, g) {
 			return false
 		}
-		if s.g.Load() != g || !s.d.Live() {
+		if s.g.Load() != g || !s.live() {
 			s.record(t, g)
 		}
 		s.holds = int32(n)
 		return true
-	case o == g && s.d.Live():
+	case o == g && s.live():
 		s.addHolds(n)
 		return true
 	}
@@ -189,7 +194,7 @@ func spinPause() {}
 // Unlock and Exit (a call costs as much as a tenth of an uncontended Lock/Unlock pair), hence
 // the panic written out and the wake-up left to the caller.
 func (s *exclusive) release(g int64) (wake bool) {
-	if s.owner.Load() != g || !s.d.Live() {
+	if s.owner.Load() != g || !s.live() {
 		panic(ErrIllegalMonitorState)
 	}
 	if s.holds--; s.holds > 0 {
@@ -204,14 +209,14 @@ func (s *exclusive) ReleaseAll() int64 {
 	n := s.holds
 	s.holds = 0
 	s.owner.Store(0)
-	s.q.Wake()
+	s.q.WakeExclusive()
 	return int64(n)
 }
 
 func (s *exclusive) queue() *waitq.Queue { return &s.q }
 
 // heldByCurrent reports whether the current thread owns the lock.
-func (s *exclusive) heldByCurrent() bool { return s.mine(gid()) }
+func (s *exclusive) heldByCurrent() bool { return s.mine(rt.Checked(goid.Get())) }
 
 // holdCount returns the current thread's holds (0 if it does not own the lock).
 func (s *exclusive) holdCount() int {

@@ -94,7 +94,7 @@ func (m *Monitor) TryEnter() bool {
 func (m *Monitor) Exit() {
 	t := m.s.last.Load() // the current thread, if it owns m (else release panics)
 	if m.s.release(rt.Checked(goid.Get())) {
-		m.s.q.Wake()
+		m.s.q.WakeExclusive()
 	}
 	exited(t)
 }

@@ -61,7 +61,7 @@ func (l *ReentrantLock) LockInterruptibly() error {
 	if interrupted() {
 		return thread.ErrInterrupted
 	}
-	if l.s.lock(gid(), l.fair) {
+	if l.s.lock(rt.Checked(goid.Get()), l.fair) {
 		return nil
 	}
 	_, err := l.s.q.Acquire(&l.s, 1, false, waitq.Wait{Timeout: -1, Interruptible: true, Reason: rt.ParkWaiting, Blocker: l})
@@ -98,7 +98,7 @@ func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 // thread does not own the lock (including when it is unlocked). It ports ReentrantLock.unlock().
 func (l *ReentrantLock) Unlock() {
 	if l.s.release(rt.Checked(goid.Get())) {
-		l.s.q.Wake()
+		l.s.q.WakeExclusive()
 	}
 }
 

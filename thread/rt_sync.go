@@ -1,15 +1,14 @@
 package thread
 
 import (
-	"unsafe"
+	"sync/atomic"
 
 	"github.com/loomgo/loom/internal/rt"
 )
 
-// Hooks for the synchronizers' fast paths (locks, threadlocal), which know the current *Thread
-// already and must not look it up again.
+// The hooks of internal/rt/sync.go, for the synchronizers' fast paths.
 func init() {
-	rt.DataOffset = unsafe.Offsetof(Thread{}.data)
+	rt.StateWord = func(t any) *atomic.Int32 { return &t.(*Thread).state }
 	rt.MonitorEnteredBy = func(t any) { t.(*Thread).monitors++ }
 	rt.MonitorExitedBy = func(t any) { t.(*Thread).monitors-- }
 }

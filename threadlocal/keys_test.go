@@ -70,7 +70,6 @@ func TestReusedIndexDoesNotSeeDeadThreadLocalsValue(t *testing.T) {
 func TestDroppedThreadLocalsDoNotGrowThreadSlices(t *testing.T) {
 	n := droppedThreadLocals
 	run(t, func() {
-		me := thread.Current()
 		peak := 0
 		var last []uint64
 		for i := range n {
@@ -83,7 +82,7 @@ func TestDroppedThreadLocalsDoNotGrowThreadSlices(t *testing.T) {
 			}
 			if i%1000 == 999 {
 				runtime.GC() // let cleanups free the keys of the dropped ones
-				d, more := threadlocal.Slots(me)
+				d, more := threadlocal.Slots()
 				peak = max(peak, d+more)
 			}
 		}
@@ -97,7 +96,7 @@ func TestDroppedThreadLocalsDoNotGrowThreadSlices(t *testing.T) {
 			collect(t, k)
 		}
 		threadlocal.New[int]().Set(1) // a slow path: sweeps and shrinks
-		if d, more := threadlocal.Slots(me); d > 16 || more > 0 {
+		if d, more := threadlocal.Slots(); d > 16 || more > 0 {
 			t.Errorf("once every ThreadLocal was collected: %d dense slots, %d in the map; want a handful", d, more)
 		}
 	})
@@ -139,8 +138,7 @@ func TestManyLiveThreadLocals(t *testing.T) {
 	}
 	run(t, func() {
 		check(1)
-		me := thread.Current()
-		if d, more := threadlocal.Slots(me); d > 1024 || more == 0 {
+		if d, more := threadlocal.Slots(); d > 1024 || more == 0 {
 			t.Errorf("slots: %d dense, %d in the map; want at most 1024 dense and the rest in the map", d, more)
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/thread"
@@ -55,9 +54,8 @@ func (k *key) issue() uint64 {
 	return v
 }
 
-// current returns the current thread's storage. It is thread.Current and an addition (see
-// rt.DataAt): no call through a hook.
-func current() *rt.Data { return rt.DataAt(unsafe.Pointer(thread.Current())) }
+// current returns the current thread's storage.
+func current() *rt.Data { return rt.CurrentData() }
 
 // New returns a ThreadLocal whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.

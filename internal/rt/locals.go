@@ -89,6 +89,9 @@ func (l *Data) Local(k uint64) *Local {
 	return l.more[k]
 }
 
+// HasLocals reports whether the thread has any ThreadLocal value (stale ones included).
+func (l *Data) HasLocals() bool { return len(l.dense) > 0 || len(l.more) > 0 }
+
 // SetLocal sets the thread's value for the ThreadLocal whose key is k (which must be live).
 func (l *Data) SetLocal(k uint64, v any, inherit func(parent any) any) {
 	if e := l.Local(k); e != nil {

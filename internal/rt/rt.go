@@ -8,18 +8,11 @@
 // loom's public API.
 package rt
 
-import (
-	"time"
-	"unsafe"
-)
+import "time"
 
 // Data is the per-thread storage of thread-locals and scoped-value bindings. It is only touched by
 // the thread that owns it, except at creation (inheritance) and termination (release), which are
 // ordered with the thread's own accesses by Start and Join.
-//
-// Package thread zeroes a thread's Data when the thread terminates, on the thread's own goroutine
-// (for a goroutine loom did not start that has ended, on the goroutine that finds it gone). The
-// thread-locals are released then, and Live turns false: locks rely on that (see MarkLive).
 type Data struct {
 	// The thread's ThreadLocal values (see locals.go).
 	dense []Local
@@ -32,22 +25,7 @@ type Data struct {
 	// InitDepth is the nesting of ThreadLocal initial-value suppliers running on the thread
 	// (owned by package threadlocal).
 	InitDepth int32
-
-	live bool // see MarkLive
 }
-
-// MarkLive records that d's thread is running; d must be the current thread's Data. Live
-// reports it until the thread terminates. A synchronizer that saw the thread on goroutine g
-// keeps d: while Live, the thread it saw is the one running on g (a goroutine runs one thread at
-// a time, and a thread never changes goroutine), so comparing goroutine ids is enough to
-// recognise it; once the thread has ended, a later thread on the same goroutine is not taken
-// for it. Live may be read only on the goroutine the thread ran on: that is what orders it with
-// the zeroing at termination.
-func (d *Data) MarkLive() { d.live = true }
-
-// Live reports whether MarkLive was called on d since its thread started and the thread has not
-// terminated. See MarkLive for who may call it.
-func (d *Data) Live() bool { return d.live }
 
 // Park reasons, for the state a parked thread reports and for pinned events.
 const (
@@ -76,8 +54,7 @@ var (
 var (
 	// CurrentData returns the current thread's storage.
 	CurrentData func() *Data
-	// DataOf returns the storage of t, which must be a *thread.Thread that has not started or
-	// the current thread.
+	// DataOf returns the storage of t, which must be a *thread.Thread that has not started.
 	DataOf func(t any) *Data
 	// Park parks the current thread like thread.ParkNanos (timeout < 0: no timeout) with the given
 	// reason; blocker is what the thread waits for (shown by thread dumps and deadlock
@@ -100,10 +77,6 @@ var (
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()
 	MonitorExited  func()
-	// MonitorEnteredBy and MonitorExitedBy are MonitorEntered and MonitorExited for a caller
-	// that has the current thread t (a *thread.Thread) at hand.
-	MonitorEnteredBy func(t any)
-	MonitorExitedBy  func(t any)
 	// Terminated reports whether t (a *thread.Thread) has terminated, as loom knows it now:
 	// unlike t.State(), it never sweeps ended foreign goroutines first, so it may be called
 	// while holding a synchronizer's mutex.
@@ -111,11 +84,3 @@ var (
 	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
 	CurrentID func() int64
 )
-
-// DataOffset is the offset of a thread's Data inside its *thread.Thread, set by package thread in
-// its init, so that DataAt(p) of a *thread.Thread p is &p.data without a call through a hook:
-// thread-local access is thread.Current plus an addition.
-var DataOffset uintptr
-
-// DataAt returns the Data of the *thread.Thread that t points to.
-func DataAt(t unsafe.Pointer) *Data { return (*Data)(unsafe.Add(t, DataOffset)) }
