@@ -5,7 +5,7 @@ import (
 )
 
 // KeyOf returns tl's key (issuing it if need be): index in the low 32 bits, generation above.
-func KeyOf[T any](tl *ThreadLocal[T]) uint64 { return tl.k.get() }
+func KeyOf[T any](tl *ThreadLocal[T]) uint64 { return tl.c.key() }
 
 // Live reports whether key k belongs to a ThreadLocal that has not been collected.
 var Live = rt.LiveKey

@@ -16,10 +16,8 @@ import (
 // `new ThreadLocal<T>()` (whose initial value is null). A ThreadLocal must not be copied after
 // first use. Its methods are safe for concurrent use: each thread only ever sees its own value.
 type ThreadLocal[T any] struct {
-	_       noCopy
-	k       key                  // tl's key in every thread's values
-	initial func() T             // nil: T's zero value
-	inherit func(parent any) any // nil: not inheritable
+	_ noCopy
+	c core
 }
 
 // noCopy makes go vet's copylocks check report copies.
@@ -28,40 +26,84 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// key is a ThreadLocal's key, 0 until first use. Keys index a dense slice in each thread, and are
-// freed for reuse (with a new generation, so a value left by a dead ThreadLocal is never seen by
-// a new one) once their ThreadLocal has been garbage-collected: see internal/rt's locals.go for
-// the argument. Its methods are not generic, so that Get's fast path is inlined (the compiler
-// inlines less into methods of generic types, which go through a dictionary).
-type key struct{ v atomic.Uint64 }
-
-// get returns the key, issuing it on first use so that the zero value works.
-func (k *key) get() uint64 {
-	if v := k.v.Load(); v != 0 {
-		return v
-	}
-	return k.issue()
+// core is a ThreadLocal without its type: the key of its values in every thread, and its
+// initial-value and childValue functions on values of type any. Its methods do the work, so
+// that ThreadLocal's are a call and a type assertion, small enough for the compiler to inline
+// into the caller: a method of a generic type that does more is compiled once per shape and
+// called with a dictionary, which cost Get as much again as finding the current thread.
+type core struct {
+	k       atomic.Uint64        // 0 until first use (see key)
+	initial func() any           // nil: T's zero value (a nil any)
+	inherit func(parent any) any // nil: not inheritable
 }
 
-func (k *key) issue() uint64 {
-	v := rt.NewLocalKey()
-	if !k.v.CompareAndSwap(0, v) {
-		rt.FreeLocalKey(v) // another thread's first use won
-		return k.v.Load()
+// key returns c's key, issuing it on first use so that the zero value works. Keys index a dense
+// slice in each thread, and are freed for reuse (with a new generation, so a value left by a
+// dead ThreadLocal is never seen by a new one) once their ThreadLocal has been
+// garbage-collected: see internal/rt's locals.go for the argument.
+func (c *core) key() uint64 {
+	if k := c.k.Load(); k != 0 {
+		return k
 	}
-	// k lies inside its ThreadLocal: the cleanup runs once the whole ThreadLocal is unreachable.
-	runtime.AddCleanup(k, rt.FreeLocalKey, v)
+	return c.issue()
+}
+
+func (c *core) issue() uint64 {
+	k := rt.NewLocalKey()
+	if !c.k.CompareAndSwap(0, k) {
+		rt.FreeLocalKey(k) // another thread's first use won
+		return c.k.Load()
+	}
+	// c lies inside its ThreadLocal: the cleanup runs once the whole ThreadLocal is unreachable.
+	runtime.AddCleanup(c, rt.FreeLocalKey, k)
+	return k
+}
+
+// get returns the current thread's value, storing the initial value first if it has none.
+func (c *core) get() any {
+	k := c.key()
+	if e := rt.CurrentData().Local(k); e != nil {
+		return e.Value
+	}
+	return c.setInitialValue(k)
+}
+
+// setInitialValue is get's miss: compute the initial value and store it.
+func (c *core) setInitialValue(k uint64) any {
+	var v any
+	if c.initial != nil {
+		v = c.callInitial()
+	}
+	// Looked up again: the supplier may have used other ThreadLocals, or this one.
+	rt.CurrentData().SetLocal(k, v, c.inherit)
+	runtime.KeepAlive(c) // k stays c's, not a newcomer's, until the value is stored
 	return v
 }
 
-// current returns the current thread's storage.
-func current() *rt.Data { return rt.CurrentData() }
+// maxInitDepth bounds the nesting of initial-value suppliers on one thread: deeper, a
+// recursion is taken for a runaway one (Java's StackOverflowError) rather than let Go's stack
+// grow until the runtime kills the process.
+const maxInitDepth = 10_000
+
+func (c *core) callInitial() any {
+	d := rt.CurrentData()
+	if d.InitDepth >= maxInitDepth {
+		panic(fmt.Errorf("%w: initial-value suppliers nested %d deep on thread %v", ErrRecursiveInitialValue, d.InitDepth, thread.Current()))
+	}
+	d.InitDepth++
+	defer func() { d.InitDepth-- }() // also when the supplier panics or calls runtime.Goexit
+	return c.initial()
+}
+
+func (c *core) set(v any) { rt.CurrentData().SetLocal(c.key(), v, c.inherit) }
+
+func (c *core) remove() { rt.CurrentData().RemoveLocal(c.key()) }
 
 // New returns a ThreadLocal whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.
 func New[T any]() *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
-	tl.k.get()
+	tl.c.key()
 	return tl
 }
 
@@ -72,8 +114,9 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 	if initial == nil {
 		panic(fmt.Errorf("%w: threadlocal: initial value supplier", thread.ErrNilArgument))
 	}
-	tl := &ThreadLocal[T]{initial: initial}
-	tl.k.get()
+	tl := &ThreadLocal[T]{}
+	tl.c.initial = func() any { return initial() }
+	tl.c.key()
 	return tl
 }
 
@@ -85,14 +128,14 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
 	if childValue == nil {
-		tl.inherit = func(parent any) any { return parent }
+		tl.c.inherit = func(parent any) any { return parent }
 	} else {
-		tl.inherit = func(parent any) any {
+		tl.c.inherit = func(parent any) any {
 			p, _ := parent.(T)
 			return childValue(p)
 		}
 	}
-	tl.k.get()
+	tl.c.key()
 	return tl
 }
 
@@ -107,53 +150,15 @@ func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 // [ErrRecursiveInitialValue] once suppliers are nested 10,000 deep on one thread; nothing
 // is stored, and the next Get calls the supplier again.
 func (tl *ThreadLocal[T]) Get() T {
-	k := tl.k.get()
-	if e := current().Local(k); e != nil {
-		v, _ := e.Value.(T) // a nil interface value stored for an interface T
-		return v
-	}
-	return tl.setInitialValue(k)
-}
-
-// setInitialValue is Get's miss: compute the initial value and store it. Out of line, so that
-// Get's frame stays small.
-//
-//go:noinline
-func (tl *ThreadLocal[T]) setInitialValue(k uint64) T {
-	var v T
-	if tl.initial != nil {
-		v = tl.callInitial()
-	}
-	// Looked up again: the supplier may have used other ThreadLocals, or this one.
-	current().SetLocal(k, v, tl.inherit)
-	runtime.KeepAlive(tl) // k stays tl's, not a newcomer's, until the value is stored
+	v, _ := tl.c.get().(T) // a nil any for T's zero value, or a nil interface stored for an interface T
 	return v
-}
-
-// maxInitDepth bounds the nesting of initial-value suppliers on one thread: deeper, a
-// recursion is taken for a runaway one (Java's StackOverflowError) rather than let Go's stack
-// grow until the runtime kills the process.
-const maxInitDepth = 10_000
-
-func (tl *ThreadLocal[T]) callInitial() T {
-	d := current()
-	if d.InitDepth >= maxInitDepth {
-		panic(fmt.Errorf("%w: initial-value suppliers nested %d deep on thread %v", ErrRecursiveInitialValue, d.InitDepth, thread.Current()))
-	}
-	d.InitDepth++
-	defer func() { d.InitDepth-- }() // also when the supplier panics or calls runtime.Goexit
-	return tl.initial()
 }
 
 // Set sets the current thread's value of tl to v. Setting T's zero value (Java's set(null)) is a
 // real value: a later Get returns it without calling the initial supplier. It ports
 // ThreadLocal.set.
-func (tl *ThreadLocal[T]) Set(v T) {
-	current().SetLocal(tl.k.get(), v, tl.inherit)
-}
+func (tl *ThreadLocal[T]) Set(v T) { tl.c.set(v) }
 
 // Remove removes the current thread's value of tl: the next Get in this thread returns the initial
 // value again (calling the supplier again, if there is one). It ports ThreadLocal.remove.
-func (tl *ThreadLocal[T]) Remove() {
-	current().RemoveLocal(tl.k.get())
-}
+func (tl *ThreadLocal[T]) Remove() { tl.c.remove() }
