@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
@@ -175,4 +176,65 @@ func BenchmarkUncontendedMonitorOnVirtualThread(b *testing.B) {
 			m.Exit()
 		}
 	}).Join()
+}
+
+// Issue 14's rows, each against sync.Mutex in alternating rounds (testutil.Pair reports the
+// median ratio): uncontended ReentrantLock and Monitor on a goroutine loom did not start and
+// on a virtual thread (targets <= 1.3), and two goroutines incrementing a counter under the
+// lock (target <= 1.6).
+func BenchmarkVsSyncMutex(b *testing.B) {
+	mutex := func(n int) {
+		var m sync.Mutex
+		for range n {
+			m.Lock()
+			m.Unlock()
+		}
+	}
+	reentrant := func(n int) {
+		var l locks.ReentrantLock
+		for range n {
+			l.Lock()
+			l.Unlock()
+		}
+	}
+	monitor := func(n int) {
+		var m locks.Monitor
+		for range n {
+			m.Enter()
+			m.Exit()
+		}
+	}
+	b.Run("ReentrantLock", func(b *testing.B) { testutil.Pair(b, mutex, reentrant) })
+	b.Run("Monitor", func(b *testing.B) { testutil.Pair(b, mutex, monitor) })
+	b.Run("ReentrantLockOnVirtualThread", func(b *testing.B) {
+		thread.StartVirtualThread(func() { testutil.Pair(b, mutex, reentrant) }).Join()
+	})
+	b.Run("MonitorOnVirtualThread", func(b *testing.B) {
+		thread.StartVirtualThread(func() { testutil.Pair(b, mutex, monitor) }).Join()
+	})
+	b.Run("Contended2/ReentrantLock", func(b *testing.B) {
+		testutil.Pair(b, contended2(func() sync.Locker { return new(sync.Mutex) }),
+			contended2(func() sync.Locker { return new(locks.ReentrantLock) }))
+	})
+}
+
+// contended2 returns a loop of n increments of a counter under a lock made by mk, split over
+// two goroutines.
+func contended2(mk func() sync.Locker) func(int) {
+	return func(n int) {
+		l := mk()
+		count := 0
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() {
+				defer thread.Detach()
+				for range n/2 + i*(n%2) {
+					l.Lock()
+					count++
+					l.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+	}
 }

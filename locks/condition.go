@@ -38,7 +38,7 @@ type Condition struct {
 // ReentrantReadWriteLock.
 type condLock interface {
 	waitq.Owned
-	heldBy(t *thread.Thread) bool
+	heldByCurrent() bool
 	queue() *waitq.Queue
 }
 
@@ -46,7 +46,7 @@ func (c *Condition) await(d time.Duration, interruptible bool) (bool, error) {
 	if interruptible && interrupted() {
 		return false, thread.ErrInterrupted
 	}
-	if !c.s.heldBy(waitq.Current()) {
+	if !c.s.heldByCurrent() {
 		panicIMSE()
 	}
 	return c.s.queue().Await(&c.c, c.s, waitq.Wait{Timeout: d, Interruptible: interruptible, Reason: rt.ParkWaiting, Blocker: c}, waitq.Untimed(rt.ParkWaiting, c.blocker))
@@ -65,7 +65,7 @@ func (c *Condition) Await() error {
 // AwaitUninterruptibly is Await that ignores interrupts: it keeps waiting and returns with the
 // interrupt status set if the thread was interrupted. It ports Condition.awaitUninterruptibly().
 func (c *Condition) AwaitUninterruptibly() {
-	if !c.s.heldBy(waitq.Current()) {
+	if !c.s.heldByCurrent() {
 		panicIMSE()
 	}
 	c.s.queue().Await(&c.c, c.s, waitq.Untimed(rt.ParkWaiting, c), waitq.Untimed(rt.ParkWaiting, c.blocker))
@@ -102,7 +102,7 @@ func (c *Condition) AwaitNanos(d time.Duration) (time.Duration, error) {
 // the lock (after the caller releases it). It panics with ErrIllegalMonitorState if the current
 // thread does not hold the lock. It ports Condition.signal().
 func (c *Condition) Signal() {
-	if !c.s.heldBy(waitq.Current()) {
+	if !c.s.heldByCurrent() {
 		panicIMSE()
 	}
 	c.s.queue().Signal(&c.c, false)
@@ -112,7 +112,7 @@ func (c *Condition) Signal() {
 // lock. It panics with ErrIllegalMonitorState if the current thread does not hold the lock. It
 // ports Condition.signalAll().
 func (c *Condition) SignalAll() {
-	if !c.s.heldBy(waitq.Current()) {
+	if !c.s.heldByCurrent() {
 		panicIMSE()
 	}
 	c.s.queue().SignalAll(&c.c, false)

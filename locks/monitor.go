@@ -11,6 +11,7 @@ import (
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/internal/waitq"
 	"github.com/loomgo/loom/thread"
+	"github.com/petermattis/goid"
 )
 
 // A Monitor is Java's per-object monitor: the lock that synchronized blocks take, with its
@@ -47,33 +48,41 @@ type Monitor struct {
 // interruptible: an interrupt while blocked is kept as the thread's status. Under
 // thread.PinSynchronized a blocked virtual thread keeps its carrier; otherwise it unmounts.
 func (m *Monitor) Enter() {
-	t := waitq.Current()
-	if !m.s.tryLock(t, false) && !m.s.spin(t, false) {
+	if g := rt.Checked(goid.Get()); m.s.owner.CompareAndSwap(0, g) { // g := gid(), inlined
+		m.s.took(g)
+		m.s.holds = 1
+	} else {
+		m.enterSlow(g)
+	}
+	entered(m.s.last.Load()) // the current thread, now that it owns m
+}
+
+func (m *Monitor) enterSlow(g int64) {
+	if !m.s.lock(g, false) && !m.s.spin(g, false) {
 		m.s.q.Acquire(&m.s, 1, false, waitq.Untimed(rt.ParkBlocked, m))
 	}
-	entered(t)
 }
 
 // entered and exited keep the core's count of monitors a virtual thread holds, which decides
-// whether its parks pin under PinSynchronized. Platform threads never pin, so they skip the
-// hook (which looks the current thread up again).
+// whether its parks pin under PinSynchronized; t is the current thread. Platform threads never
+// pin, so they skip the hook.
 func entered(t *thread.Thread) {
 	if t.IsVirtual() {
-		rt.MonitorEntered()
+		rt.MonitorEnteredBy(t)
 	}
 }
 
 func exited(t *thread.Thread) {
 	if t.IsVirtual() {
-		rt.MonitorExited()
+		rt.MonitorExitedBy(t)
 	}
 }
 
 // TryEnter acquires the monitor only if it is free or already held by the current thread, and
 // reports whether it did. It never blocks.
 func (m *Monitor) TryEnter() bool {
-	if t := waitq.Current(); m.s.tryLock(t, false) {
-		entered(t)
+	if m.s.lock(gid(), false) {
+		entered(m.s.last.Load())
 		return true
 	}
 	return false
@@ -83,8 +92,10 @@ func (m *Monitor) TryEnter() bool {
 // hold is released, and a thread blocked in Enter is then woken. It panics with
 // ErrIllegalMonitorState if the current thread does not hold the monitor.
 func (m *Monitor) Exit() {
-	t := waitq.Current()
-	m.s.release(t)
+	t := m.s.last.Load() // the current thread, if it owns m (else release panics)
+	if m.s.release(rt.Checked(goid.Get())) {
+		m.s.q.WakeExclusive()
+	}
 	exited(t)
 }
 
@@ -126,7 +137,7 @@ func (m *Monitor) WaitTimeout(d time.Duration) error {
 }
 
 func (m *Monitor) wait(d time.Duration) error {
-	if !m.s.heldBy(waitq.Current()) {
+	if !m.s.heldByCurrent() {
 		panicIMSE()
 	}
 	if interrupted() {
@@ -144,7 +155,7 @@ func (m *Monitor) wait(d time.Duration) error {
 // holds the monitor. A Notify with no waiter is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
 // monitor. It ports Object.notify().
 func (m *Monitor) Notify() {
-	if !m.s.heldBy(waitq.Current()) {
+	if !m.s.heldByCurrent() {
 		panicIMSE()
 	}
 	m.s.q.Signal(&m.c, true)
@@ -154,7 +165,7 @@ func (m *Monitor) Notify() {
 // turn, as after Notify. It panics with ErrIllegalMonitorState
 // if the current thread does not hold the monitor. It ports Object.notifyAll().
 func (m *Monitor) NotifyAll() {
-	if !m.s.heldBy(waitq.Current()) {
+	if !m.s.heldByCurrent() {
 		panicIMSE()
 	}
 	m.s.q.SignalAll(&m.c, true)
@@ -162,11 +173,11 @@ func (m *Monitor) NotifyAll() {
 
 // IsHeldByCurrentThread reports whether the current thread holds the monitor. It ports
 // Thread.holdsLock(obj).
-func (m *Monitor) IsHeldByCurrentThread() bool { return m.s.heldBy(waitq.Current()) }
+func (m *Monitor) IsHeldByCurrentThread() bool { return m.s.heldByCurrent() }
 
 // HoldCount returns how many times the current thread has entered the monitor without exiting
 // (0 if it does not hold it).
-func (m *Monitor) HoldCount() int { return m.s.holdCount(waitq.Current()) }
+func (m *Monitor) HoldCount() int { return m.s.holdCount() }
 
 // Owner returns the thread that holds the monitor, or nil (a snapshot). Deadlock detection
 // follows it from a BLOCKED thread's Blocker.

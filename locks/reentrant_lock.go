@@ -7,6 +7,7 @@ import (
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/internal/waitq"
 	"github.com/loomgo/loom/thread"
+	"github.com/petermattis/goid"
 )
 
 // A ReentrantLock is a reentrant mutual-exclusion lock owned by a thread: the thread that
@@ -38,11 +39,19 @@ func NewReentrantLock(fair bool) *ReentrantLock {
 // interrupt while waiting is remembered and the interrupt status is set when Lock returns. It
 // panics with ErrMaxCount past 2,147,483,647 holds. It ports ReentrantLock.lock().
 func (l *ReentrantLock) Lock() {
-	t := waitq.Current()
-	if l.s.tryLock(t, l.fair) || l.s.spin(t, l.fair) {
+	g := rt.Checked(goid.Get()) // gid(), inlined
+	if !l.fair && l.s.owner.CompareAndSwap(0, g) {
+		l.s.took(g)
+		l.s.holds = 1
 		return
 	}
-	l.s.q.Acquire(&l.s, 1, false, waitq.Untimed(rt.ParkWaiting, l))
+	l.lockSlow(g)
+}
+
+func (l *ReentrantLock) lockSlow(g int64) {
+	if !l.s.lock(g, l.fair) && !l.s.spin(g, l.fair) {
+		l.s.q.Acquire(&l.s, 1, false, waitq.Untimed(rt.ParkWaiting, l))
+	}
 }
 
 // LockInterruptibly is Lock that gives up when the current thread is interrupted, before
@@ -52,8 +61,7 @@ func (l *ReentrantLock) LockInterruptibly() error {
 	if interrupted() {
 		return thread.ErrInterrupted
 	}
-	t := waitq.Current()
-	if l.s.tryLock(t, l.fair) {
+	if l.s.lock(rt.Checked(goid.Get()), l.fair) {
 		return nil
 	}
 	_, err := l.s.q.Acquire(&l.s, 1, false, waitq.Wait{Timeout: -1, Interruptible: true, Reason: rt.ParkWaiting, Blocker: l})
@@ -64,7 +72,7 @@ func (l *ReentrantLock) LockInterruptibly() error {
 // reports whether it did. It never waits, and it barges ahead of waiting threads even on a fair
 // lock (use TryLockTimeout(0) to respect fairness). It ports ReentrantLock.tryLock().
 func (l *ReentrantLock) TryLock() bool {
-	return l.s.tryLock(waitq.Current(), false)
+	return l.s.lock(gid(), false)
 }
 
 // TryLockTimeout acquires the lock if it becomes available within d, and reports whether it
@@ -76,8 +84,7 @@ func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 	if interrupted() {
 		return false, thread.ErrInterrupted
 	}
-	t := waitq.Current()
-	if l.s.tryLock(t, l.fair) {
+	if l.s.lock(gid(), l.fair) {
 		return true, nil
 	}
 	if d <= 0 {
@@ -90,7 +97,9 @@ func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 // longest-waiting thread is then woken. It panics with ErrIllegalMonitorState if the current
 // thread does not own the lock (including when it is unlocked). It ports ReentrantLock.unlock().
 func (l *ReentrantLock) Unlock() {
-	l.s.release(waitq.Current())
+	if l.s.release(rt.Checked(goid.Get())) {
+		l.s.q.WakeExclusive()
+	}
 }
 
 // NewCondition returns a new Condition bound to l. It ports ReentrantLock.newCondition().
@@ -100,11 +109,11 @@ func (l *ReentrantLock) NewCondition() *Condition {
 
 // IsHeldByCurrentThread reports whether the current thread owns the lock. It ports
 // ReentrantLock.isHeldByCurrentThread().
-func (l *ReentrantLock) IsHeldByCurrentThread() bool { return l.s.heldBy(waitq.Current()) }
+func (l *ReentrantLock) IsHeldByCurrentThread() bool { return l.s.heldByCurrent() }
 
 // HoldCount returns the number of holds the current thread has on the lock: 0 if it does not
 // own it. It ports ReentrantLock.getHoldCount().
-func (l *ReentrantLock) HoldCount() int { return l.s.holdCount(waitq.Current()) }
+func (l *ReentrantLock) HoldCount() int { return l.s.holdCount() }
 
 // IsLocked reports whether any thread owns the lock. It ports ReentrantLock.isLocked().
 func (l *ReentrantLock) IsLocked() bool { return l.s.isLocked() }

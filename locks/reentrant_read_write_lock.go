@@ -169,6 +169,8 @@ func (s *rwSync) heldBy(t *thread.Thread) bool {
 	return writeCount(s.state.Load()) != 0 && s.owner.Load() == t.ThreadID()
 }
 
+func (s *rwSync) heldByCurrent() bool { return s.heldBy(waitq.Current()) }
+
 func (s *rwSync) queue() *waitq.Queue { return &s.q }
 
 func (rw *ReentrantReadWriteLock) wait(interruptible bool, d time.Duration) waitq.Wait {

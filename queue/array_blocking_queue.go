@@ -21,18 +21,29 @@ import (
 // An ArrayBlockingQueue must not be copied after first use. Make one with
 // [NewArrayBlockingQueue].
 type ArrayBlockingQueue[T any] struct {
-	_        noCopy
-	lock     *locks.ReentrantLock
-	notEmpty *locks.Condition
-	notFull  *locks.Condition
+	_ noCopy
+
+	// Everything a put or a take touches, under the lock: one cache line that moves with the
+	// lock from producer to consumer. (Producer-only and consumer-only fields on lines of their
+	// own, as the issue that prompted this layout suggested, would only add lines to move: with
+	// one lock, both sides write the lock word and count on every operation anyway.)
+	lock     locks.ReentrantLock
 	items    []T
 	take     int // index of the head
 	put      int // index of the next free slot
 	count    int
-	size     atomic.Int32 // count, readable without the lock (for spinning)
-	eq       func(a, b T) bool
 	takers   atomic.Int32 // threads waiting on notEmpty
 	putters  atomic.Int32 // threads waiting on notFull
+	notEmpty *locks.Condition
+	notFull  *locks.Condition
+	eq       func(a, b T) bool
+
+	// Spinning (see spin): apart, so that the operations above never write this line while
+	// nobody spins.
+	_        [64]byte
+	spinners atomic.Int32 // threads in spin
+	size     atomic.Int32 // count, kept up to date while spinners > 0
+	_        [56]byte
 }
 
 var _ BlockingQueue[int] = (*ArrayBlockingQueue[int])(nil)
@@ -49,11 +60,13 @@ func NewArrayBlockingQueue[T any](capacity int, fair bool, opts ...Option[T]) *A
 	if len(o.elems) > capacity {
 		panic(illegalArgument("%d initial elements exceed capacity %d", len(o.elems), capacity))
 	}
-	q := &ArrayBlockingQueue[T]{lock: locks.NewReentrantLock(fair), items: make([]T, capacity), eq: o.eq}
+	q := &ArrayBlockingQueue[T]{items: make([]T, capacity), eq: o.eq}
+	if fair {
+		q.lock = *locks.NewReentrantLock(true) // before first use: copying is fine
+	}
 	q.notEmpty = q.lock.NewCondition()
 	q.notFull = q.lock.NewCondition()
 	q.count = copy(q.items, o.elems)
-	q.size.Store(int32(q.count))
 	q.put = q.count % capacity
 	return q
 }
@@ -65,7 +78,7 @@ func (q *ArrayBlockingQueue[T]) enqueue(e T) {
 		q.put = 0
 	}
 	q.count++
-	q.size.Store(int32(q.count))
+	q.counted()
 	if q.takers.Load() > 0 {
 		q.notEmpty.Signal()
 	}
@@ -80,11 +93,34 @@ func (q *ArrayBlockingQueue[T]) dequeue() T {
 		q.take = 0
 	}
 	q.count--
-	q.size.Store(int32(q.count))
+	q.counted()
 	if q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
 	return e
+}
+
+// spin is spinUntil for this queue, whose lock the caller holds, and found it empty or full:
+// it publishes count in size for as long as it spins, and ready reads size.
+//
+// Keeping size up to date on every put and take cost an atomic store each (a locked
+// instruction on amd64, as dear as the lock itself) for the benefit of a spinner that is rarely
+// there. So size is kept only while spinners > 0: the spinner counts itself and stores the
+// current count while it still holds the lock, so every operation that follows (each takes the
+// lock after that) sees spinners > 0 and stores its new count. A stale size can only make a
+// spinner stop early or late: it re-checks count under the lock either way.
+func (q *ArrayBlockingQueue[T]) spin(ready func() bool) error {
+	q.spinners.Add(1)
+	defer q.spinners.Add(-1)
+	q.size.Store(int32(q.count))
+	return spinUntil(&q.lock, ready, true)
+}
+
+// counted publishes a new count to spinners, if there are any; the lock is held.
+func (q *ArrayBlockingQueue[T]) counted() {
+	if q.spinners.Load() != 0 {
+		q.size.Store(int32(q.count))
+	}
 }
 
 // Add inserts e at the tail if there is room now, otherwise returns [ErrFull] and leaves the queue
@@ -130,7 +166,7 @@ func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 		return false, err
 	}
 	if q.count == len(q.items) && (b == nil || b.d > 0) {
-		if err := spinUntil(q.lock, func() bool { return int(q.size.Load()) < len(q.items) }, true); err != nil {
+		if err := q.spin(func() bool { return int(q.size.Load()) < len(q.items) }); err != nil {
 			return false, err
 		}
 	}
@@ -169,7 +205,7 @@ func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 		return e, false, err
 	}
 	if q.count == 0 && (b == nil || b.d > 0) {
-		if err := spinUntil(q.lock, func() bool { return q.size.Load() > 0 }, true); err != nil {
+		if err := q.spin(func() bool { return q.size.Load() > 0 }); err != nil {
 			return e, false, err
 		}
 	}
@@ -300,7 +336,7 @@ func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
 	q.put = (q.take + q.count - 1) % n
 	q.items[q.put] = zero
 	q.count--
-	q.size.Store(int32(q.count))
+	q.counted()
 	if q.putters.Load() > 0 {
 		q.notFull.Signal()
 	}
@@ -327,7 +363,7 @@ func (q *ArrayBlockingQueue[T]) RemoveIf(pred func(T) bool) int {
 		q.items[(q.take+i)%n] = zero
 	}
 	q.count = kept
-	q.size.Store(int32(kept))
+	q.counted()
 	q.put = (q.take + kept) % n
 	if removed > 0 && q.putters.Load() > 0 {
 		q.notFull.SignalAll()

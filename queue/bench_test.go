@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/queue"
 	"github.com/loomgo/loom/thread"
 )
@@ -133,6 +134,53 @@ func BenchmarkOfferPollUncontended(b *testing.B) {
 				qq.q.Offer(i)
 				qq.q.Poll()
 			}
+		})
+	}
+}
+
+// Issue 14's queue row: one producer and one consumer moving n ints through a queue of
+// capacity 128 on virtual threads, against a buffered channel of the same capacity between
+// goroutines, in alternating rounds (testutil.Pair). Target: ratio <= 1.5, at GOMAXPROCS 2
+// and 1 (go test -cpu 1,2).
+func BenchmarkOneToOneVsChannel(b *testing.B) {
+	const capacity = 128
+	channel := func(n int) {
+		ch := make(chan int, capacity)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for range n {
+				<-ch
+			}
+		}()
+		for i := range n {
+			ch <- i
+		}
+		<-done
+	}
+	for _, qq := range []struct {
+		name string
+		mk   func() queue.BlockingQueue[int]
+	}{
+		{"ArrayBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewArrayBlockingQueue[int](capacity, false) }},
+		{"LinkedBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewLinkedBlockingQueue[int](capacity) }},
+	} {
+		b.Run(qq.name, func(b *testing.B) {
+			testutil.Pair(b, channel, func(n int) {
+				q := qq.mk()
+				c := thread.StartVirtualThread(func() {
+					for range n {
+						q.Take()
+					}
+				})
+				p := thread.StartVirtualThread(func() {
+					for i := range n {
+						q.Put(i)
+					}
+				})
+				p.Join()
+				c.Join()
+			})
 		})
 	}
 }

@@ -16,9 +16,12 @@
 // so values leak from one task to the next on a fixed pool, while a thread-per-task executor gives
 // every task fresh values.
 //
-// Get finds the current thread (a goroutine-id lookup) and looks the value up in the thread's
-// map; it does not allocate. Set stores the value in an interface, which allocates for most
-// non-pointer types.
+// Get finds the current thread (a goroutine-id lookup) and reads the value from a slot of the
+// thread's slice of values, indexed by the ThreadLocal's key; it does not allocate. Keys are
+// reused once their ThreadLocal has been garbage-collected, with a new generation each time, so
+// a thread's slice stays as long as the number of ThreadLocals alive at once, and a new
+// ThreadLocal never sees a value a dead one left behind. Set stores the value in an interface,
+// which allocates for most non-pointer types.
 //
 // Plain Go code passes request-scoped data in a context.Context; use a ThreadLocal when porting
 // Java code that relies on one, and prefer package scoped (ScopedValue) for new code: its

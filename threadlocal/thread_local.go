@@ -2,6 +2,7 @@ package threadlocal
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/loomgo/loom/internal/rt"
@@ -15,10 +16,8 @@ import (
 // `new ThreadLocal<T>()` (whose initial value is null). A ThreadLocal must not be copied after
 // first use. Its methods are safe for concurrent use: each thread only ever sees its own value.
 type ThreadLocal[T any] struct {
-	_       noCopy
-	id      atomic.Uint64        // 0 until first use; see key
-	initial func() T             // nil: T's zero value
-	inherit func(parent any) any // nil: not inheritable
+	_ noCopy
+	c core
 }
 
 // noCopy makes go vet's copylocks check report copies.
@@ -27,25 +26,84 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// ids numbers ThreadLocals; a thread's values are kept in a map keyed by these numbers. They are
-// never reused, so a ThreadLocal that is garbage-collected cannot alias a newer one (Java uses a
-// hash code sequence and weak keys; loom's maps die with their thread, which is enough).
-var ids atomic.Uint64
-
-// key returns tl's id, allocating it on first use so the zero value works.
-func (tl *ThreadLocal[T]) key() uint64 {
-	if id := tl.id.Load(); id != 0 {
-		return id
-	}
-	tl.id.CompareAndSwap(0, ids.Add(1)) // the loser's number is simply never used
-	return tl.id.Load()
+// core is a ThreadLocal without its type: the key of its values in every thread, and its
+// initial-value and childValue functions on values of type any. Its methods do the work, so
+// that ThreadLocal's are a call and a type assertion, small enough for the compiler to inline
+// into the caller: a method of a generic type that does more is compiled once per shape and
+// called with a dictionary, which cost Get as much again as finding the current thread.
+type core struct {
+	k       atomic.Uint64        // 0 until first use (see key)
+	initial func() any           // nil: T's zero value (a nil any)
+	inherit func(parent any) any // nil: not inheritable
 }
+
+// key returns c's key, issuing it on first use so that the zero value works. Keys index a dense
+// slice in each thread, and are freed for reuse (with a new generation, so a value left by a
+// dead ThreadLocal is never seen by a new one) once their ThreadLocal has been
+// garbage-collected: see internal/rt's locals.go for the argument.
+func (c *core) key() uint64 {
+	if k := c.k.Load(); k != 0 {
+		return k
+	}
+	return c.issue()
+}
+
+func (c *core) issue() uint64 {
+	k := rt.NewLocalKey()
+	if !c.k.CompareAndSwap(0, k) {
+		rt.FreeLocalKey(k) // another thread's first use won
+		return c.k.Load()
+	}
+	// c lies inside its ThreadLocal: the cleanup runs once the whole ThreadLocal is unreachable.
+	runtime.AddCleanup(c, rt.FreeLocalKey, k)
+	return k
+}
+
+// get returns the current thread's value, storing the initial value first if it has none.
+func (c *core) get() any {
+	k := c.key()
+	if e := rt.CurrentData().Local(k); e != nil {
+		return e.Value
+	}
+	return c.setInitialValue(k)
+}
+
+// setInitialValue is get's miss: compute the initial value and store it.
+func (c *core) setInitialValue(k uint64) any {
+	var v any
+	if c.initial != nil {
+		v = c.callInitial()
+	}
+	// Looked up again: the supplier may have used other ThreadLocals, or this one.
+	rt.CurrentData().SetLocal(k, v, c.inherit)
+	runtime.KeepAlive(c) // k stays c's, not a newcomer's, until the value is stored
+	return v
+}
+
+// maxInitDepth bounds the nesting of initial-value suppliers on one thread: deeper, a
+// recursion is taken for a runaway one (Java's StackOverflowError) rather than let Go's stack
+// grow until the runtime kills the process.
+const maxInitDepth = 10_000
+
+func (c *core) callInitial() any {
+	d := rt.CurrentData()
+	if d.InitDepth >= maxInitDepth {
+		panic(fmt.Errorf("%w: initial-value suppliers nested %d deep on thread %v", ErrRecursiveInitialValue, d.InitDepth, thread.Current()))
+	}
+	d.InitDepth++
+	defer func() { d.InitDepth-- }() // also when the supplier panics or calls runtime.Goexit
+	return c.initial()
+}
+
+func (c *core) set(v any) { rt.CurrentData().SetLocal(c.key(), v, c.inherit) }
+
+func (c *core) remove() { rt.CurrentData().RemoveLocal(c.key()) }
 
 // New returns a ThreadLocal whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.
 func New[T any]() *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
-	tl.key()
+	tl.c.key()
 	return tl
 }
 
@@ -56,8 +114,9 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 	if initial == nil {
 		panic(fmt.Errorf("%w: threadlocal: initial value supplier", thread.ErrNilArgument))
 	}
-	tl := &ThreadLocal[T]{initial: initial}
-	tl.key()
+	tl := &ThreadLocal[T]{}
+	tl.c.initial = func() any { return initial() }
+	tl.c.key()
 	return tl
 }
 
@@ -69,14 +128,14 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
 	if childValue == nil {
-		tl.inherit = func(parent any) any { return parent }
+		tl.c.inherit = func(parent any) any { return parent }
 	} else {
-		tl.inherit = func(parent any) any {
+		tl.c.inherit = func(parent any) any {
 			p, _ := parent.(T)
 			return childValue(p)
 		}
 	}
-	tl.key()
+	tl.c.key()
 	return tl
 }
 
@@ -84,38 +143,22 @@ func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 // called Remove since), Get stores and returns the initial value: T's zero value, or what the
 // WithInitial supplier returns (the supplier is called once per thread until the next Remove). It
 // ports ThreadLocal.get.
+//
+// As in Java, a supplier that calls Get on the same ThreadLocal (with no value set meanwhile) is
+// called again, and the outermost call's value is the one kept. Where Java would end such a
+// recursion with StackOverflowError, Get panics with an error wrapping
+// [ErrRecursiveInitialValue] once suppliers are nested 10,000 deep on one thread; nothing
+// is stored, and the next Get calls the supplier again.
 func (tl *ThreadLocal[T]) Get() T {
-	id := tl.key()
-	d := rt.CurrentData()
-	if e, ok := d.Locals[id]; ok {
-		v, _ := e.Value.(T) // a nil interface value stored for an interface T
-		return v
-	}
-	var v T
-	if tl.initial != nil {
-		v = tl.initial()
-	}
-	tl.store(d, id, v)
+	v, _ := tl.c.get().(T) // a nil any for T's zero value, or a nil interface stored for an interface T
 	return v
 }
 
 // Set sets the current thread's value of tl to v. Setting T's zero value (Java's set(null)) is a
 // real value: a later Get returns it without calling the initial supplier. It ports
 // ThreadLocal.set.
-func (tl *ThreadLocal[T]) Set(v T) {
-	tl.store(rt.CurrentData(), tl.key(), v)
-}
-
-func (tl *ThreadLocal[T]) store(d *rt.Data, id uint64, v T) {
-	if d.Locals == nil {
-		d.Locals = make(map[uint64]rt.Entry)
-	}
-	d.Locals[id] = rt.Entry{Value: v, Inherit: tl.inherit}
-}
+func (tl *ThreadLocal[T]) Set(v T) { tl.c.set(v) }
 
 // Remove removes the current thread's value of tl: the next Get in this thread returns the initial
 // value again (calling the supplier again, if there is one). It ports ThreadLocal.remove.
-func (tl *ThreadLocal[T]) Remove() {
-	d := rt.CurrentData()
-	delete(d.Locals, tl.key())
-}
+func (tl *ThreadLocal[T]) Remove() { tl.c.remove() }

@@ -1,7 +1,9 @@
 package threadlocal_test
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/loomgo/loom/thread"
@@ -101,4 +103,79 @@ func recovered(fn func()) (r any) {
 	defer func() { r = recover() }()
 	fn()
 	return nil
+}
+
+// The reproducer of issue 14: a supplier that calls its own ThreadLocal's Get. Java recurses into
+// initialValue until StackOverflowError, which the caller may catch; Go would grow the stack
+// until the runtime killed the process. Get panics with ErrRecursiveInitialValue instead, stores
+// nothing, and the thread (and its ThreadLocals) work on afterwards.
+func TestInitialValueCallingItsOwnGetPanicsInsteadOfOverflowing(t *testing.T) {
+	run(t, func() {
+		calls := 0
+		var tl *threadlocal.ThreadLocal[int]
+		tl = threadlocal.WithInitial(func() int { calls++; return tl.Get() })
+		mustPanic(t, threadlocal.ErrRecursiveInitialValue, func() { tl.Get() })
+		if calls != threadlocal.MaxInitDepth {
+			t.Errorf("supplier called %d times, want %d (Java calls it again on every nested get)", calls, threadlocal.MaxInitDepth)
+		}
+		// Nothing was stored: the next Get recurses again, from a depth of zero.
+		calls = 0
+		mustPanic(t, threadlocal.ErrRecursiveInitialValue, func() { tl.Get() })
+		if calls != threadlocal.MaxInitDepth {
+			t.Errorf("second time: supplier called %d times", calls)
+		}
+		other := threadlocal.WithInitial(func() string { return "fine" })
+		if got := other.Get(); got != "fine" {
+			t.Errorf("another ThreadLocal afterwards: Get = %q", got)
+		}
+		tl.Set(3)
+		if got := tl.Get(); got != 3 {
+			t.Errorf("Get after Set = %d", got)
+		}
+	})
+}
+
+// Java (probed on JDK 25): a nested get of the same ThreadLocal inside initialValue calls
+// initialValue again; each level stores its value on the way out, so the outermost one's is
+// kept. A supplier that sets the value first and then reads it gets what it set.
+func TestNestedGetInSupplierCallsItAgainOutermostWins(t *testing.T) {
+	run(t, func() {
+		depth := 0
+		var inner []string
+		var tl *threadlocal.ThreadLocal[int]
+		tl = threadlocal.WithInitial(func() int {
+			depth++
+			d := depth
+			if d < 3 {
+				inner = append(inner, fmt.Sprintf("inner at %d got %d", d, tl.Get()))
+			}
+			return d
+		})
+		first := tl.Get()
+		second := tl.Get()
+		want := []string{"inner at 2 got 3", "inner at 1 got 2"}
+		if first != 1 || second != 1 || !slices.Equal(inner, want) {
+			t.Errorf("outer got %d then %d, inner %q; Java: 1 then 1, %q", first, second, inner, want)
+		}
+
+		var s *threadlocal.ThreadLocal[int]
+		s = threadlocal.WithInitial(func() int { s.Set(5); return s.Get() + 1 })
+		if a, b := s.Get(), s.Get(); a != 6 || b != 6 {
+			t.Errorf("set-in-supplier: %d then %d, Java: 6 then 6", a, b)
+		}
+	})
+}
+
+// Recursion through two ThreadLocals (a's supplier reads b, b's reads a) is caught the same way.
+func TestMutuallyRecursiveSuppliersPanic(t *testing.T) {
+	run(t, func() {
+		var a, b *threadlocal.ThreadLocal[int]
+		a = threadlocal.WithInitial(func() int { return b.Get() })
+		b = threadlocal.WithInitial(func() int { return a.Get() })
+		mustPanic(t, threadlocal.ErrRecursiveInitialValue, func() { a.Get() })
+		a.Set(1)
+		if got := b.Get(); got != 1 {
+			t.Errorf("b.Get = %d once a has a value", got)
+		}
+	})
 }

@@ -10,33 +10,21 @@ package rt
 
 import "time"
 
-// Entry is one thread-local value. Inherit is nil for a plain ThreadLocal; for an inheritable one
-// it computes the child's value from the parent's when a thread is created.
-type Entry struct {
-	Value   any
-	Inherit func(parent any) any
-}
-
 // Data is the per-thread storage of thread-locals and scoped-value bindings. It is only touched by
 // the thread that owns it, except at creation (inheritance) and termination (release), which are
 // ordered with the thread's own accesses by Start and Join.
 type Data struct {
-	Locals map[uint64]Entry // ThreadLocal values by ThreadLocal id
-	Scoped any              // the scoped-value bindings in force (owned by package scoped)
-	Worker any              // the fork-join pool worker the thread is (owned by package forkjoin)
-}
+	// The thread's ThreadLocal values (see locals.go).
+	dense []Local
+	more  map[uint64]*Local // values of ThreadLocals whose index is >= denseSlots
+	swept uint64            // frees when the thread last dropped its stale slots
 
-// InheritFrom copies the inheritable entries of parent into d, computing each child value.
-func (d *Data) InheritFrom(parent *Data) {
-	for k, e := range parent.Locals {
-		if e.Inherit == nil {
-			continue
-		}
-		if d.Locals == nil {
-			d.Locals = make(map[uint64]Entry)
-		}
-		d.Locals[k] = Entry{Value: e.Inherit(e.Value), Inherit: e.Inherit}
-	}
+	Scoped any // the scoped-value bindings in force (owned by package scoped)
+	Worker any // the fork-join pool worker the thread is (owned by package forkjoin)
+
+	// InitDepth is the nesting of ThreadLocal initial-value suppliers running on the thread
+	// (owned by package threadlocal).
+	InitDepth int32
 }
 
 // Park reasons, for the state a parked thread reports and for pinned events.

@@ -33,6 +33,17 @@
 // it, a release either precedes A's try (which then sees the permit and, if more are left,
 // wakes B itself: propagation) or follows A's removal (and wakes B).
 //
+// Repeated releases: a thread that releases an exclusive lock while the first node has been
+// woken but has not run yet (on a busy carrier it may wait a while for one) need not wake it
+// again. WakeExclusive skips the wake-up when the first node's woken flag is set; Wake and
+// WakeExclusive set it when they unpark a first node, and the node clears it at the top of
+// every round of its loop, before it tries. So woken is set only between an unpark and the
+// node's next try, which comes after the release that skipped (the try follows the clear,
+// which follows the skip's load of the flag, which follows the release): nothing is lost. The
+// skip is for exclusive synchronizers only: in shared mode the node that was woken may be in
+// the middle of a try that does not see the release and leave without passing it on (see
+// "Shared mode"), which is why Wake reads the first node under the mutex and always unparks.
+//
 // Cancellation: a first node that gives up (timeout, interrupt) may have been the one a release
 // unparked. It therefore always unparks the node behind it as it leaves; at worst that thread
 // retries, fails and parks again.
@@ -116,6 +127,8 @@ type Node struct {
 	cprev, cnext *Node
 	inCond       bool
 	cstatus      atomic.Int32
+
+	woken atomic.Bool // unparked as first node since its last try (see "Repeated releases")
 }
 
 // Queue is a FIFO queue of waiting threads. The zero value is an empty queue. A Queue must not
@@ -203,6 +216,7 @@ func (q *Queue) acquireQueued(n *Node, s Sync, arg int64, w Wait, deadline time.
 	for {
 		// Only n itself removes n, so once n is first it stays first until it leaves.
 		if q.head.Load() == n {
+			n.woken.Store(false) // before the try: see "Repeated releases"
 			if ok, wake := q.tryFirst(n, s, arg); ok {
 				queued = false
 				if wake != nil {
@@ -283,6 +297,18 @@ func (q *Queue) Wake() {
 	h := q.head.Load()
 	q.mu.Unlock()
 	if h != nil {
+		h.woken.Store(true)
+		h.unpark()
+	}
+}
+
+// WakeExclusive is Wake for exclusive synchronizers (locks, monitors: no shared waiters): it
+// does nothing if the first node was woken already and has not tried since (see "Repeated
+// releases"), and it reads the first node without the mutex. A node that is first when it is
+// read but leaves before the unpark reaches it has taken the lock (or given up, and then it
+// wakes the next node itself), so the lock's next release wakes the next node.
+func (q *Queue) WakeExclusive() {
+	if h := q.head.Load(); h != nil && !h.woken.Load() && h.woken.CompareAndSwap(false, true) {
 		h.unpark()
 	}
 }

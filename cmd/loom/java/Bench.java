@@ -83,6 +83,25 @@ public class Bench {
             }
             for (Thread t : ts) t.join();
         });
+        CASES.put("reentrantlock-contended-2", n -> {
+            ReentrantLock l = new ReentrantLock();
+            AtomicLong next = new AtomicLong();
+            long[] counter = {0};
+            Thread[] ts = new Thread[2];
+            for (int k = 0; k < ts.length; k++) {
+                ts[k] = Thread.ofPlatform().start(() -> {
+                    while (next.incrementAndGet() <= n) { l.lock(); try { counter[0]++; } finally { l.unlock(); } }
+                });
+            }
+            for (Thread t : ts) t.join();
+        });
+        CASES.put("threadlocal-get", n -> {
+            ThreadLocal<Integer> tl = new ThreadLocal<>();
+            tl.set(42);
+            long sum = 0;
+            for (long i = 0; i < n; i++) sum += tl.get();
+            blackhole = sum;
+        });
         CASES.put("arrayblockingqueue-1-to-1", n -> transfer(new ArrayBlockingQueue<>(128), n));
         CASES.put("linkedblockingqueue-1-to-1", n -> transfer(new LinkedBlockingQueue<>(128), n));
         CASES.put("virtual-executor-submit-get", n -> {

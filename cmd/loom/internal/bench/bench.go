@@ -37,6 +37,10 @@ type Case struct {
 	// JavaRemark says why the twin's figure is what it is, when it is legitimately slow (an OS
 	// thread per op): printed under the table when the twins ran.
 	JavaRemark string
+	// Goal is the most the case's ratio to its group's baseline should be, and JavaGoal the
+	// most its ratio to its Java twin should be (1: no slower than the JDK); 0: none. The
+	// table shows them beside the figures (issue 14's target column).
+	Goal, JavaGoal float64
 }
 
 // Result is a case's measurement.
@@ -55,6 +59,9 @@ type Result struct {
 	JavaNsPerOp float64 `json:"java_ns_per_op,omitempty"`
 	JavaError   string  `json:"java_error,omitempty"`
 	JavaRemark  string  `json:"java_remark,omitempty"` // the case's JavaRemark
+	// The case's goals (see Case).
+	Goal     float64 `json:"goal,omitempty"`
+	JavaGoal float64 `json:"java_goal,omitempty"`
 }
 
 // Options configure Run.
@@ -110,7 +117,7 @@ func Run(o Options) ([]Result, error) {
 		slices.SortFunc(brs, func(x, y testing.BenchmarkResult) int { return cmp.Compare(nsPerOp(x), nsPerOp(y)) })
 		br := brs[rounds/2]
 		r := Result{
-			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: rounds,
+			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: rounds, Goal: c.Goal, JavaGoal: c.JavaGoal,
 			NsPerOp:     nsPerOp(br),
 			BytesPerOp:  br.AllocedBytesPerOp(),
 			AllocsPerOp: br.AllocsPerOp(),
@@ -152,26 +159,27 @@ func runJava(o Options, c Case, bt time.Duration, rounds int, r *Result) {
 
 // WriteTable prints the results as a Markdown table, one block per group, each case with its
 // ratio to the group's baseline; when the Java twins ran (loom bench --java), with their ns/op
-// on this machine and loom's ratio to them.
+// on this machine and loom's ratio to them; when cases have goals, with each goal and whether
+// it is met (✓) or not (✗).
 func WriteTable(w io.Writer, res []Result) error {
 	var b strings.Builder
 	withJava := slices.ContainsFunc(res, func(r Result) bool { return r.JavaNsPerOp > 0 || r.JavaError != "" })
+	withGoal := slices.ContainsFunc(res, func(r Result) bool { return r.Goal > 0 || r.JavaGoal > 0 })
+	cols := []string{"benchmark", "ns/op", "B/op", "allocs/op", "vs baseline"}
 	if withJava {
-		b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline | Java (this machine) ns/op | vs Java |\n")
-		b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	} else {
-		b.WriteString("| benchmark | ns/op | B/op | allocs/op | vs baseline |\n")
-		b.WriteString("| --- | ---: | ---: | ---: | ---: |\n")
+		cols = append(cols, "Java (this machine) ns/op", "vs Java")
 	}
+	if withGoal {
+		cols = append(cols, "goal")
+	}
+	row := func(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+	row(cols...)
+	b.WriteString("| ---" + strings.Repeat(" | ---:", len(cols)-1) + " |\n")
 	group := ""
 	for _, r := range res {
 		if r.Group != group {
 			group = r.Group
-			if withJava {
-				fmt.Fprintf(&b, "| **%s** | | | | | | |\n", r.Group)
-			} else {
-				fmt.Fprintf(&b, "| **%s** | | | | |\n", r.Group)
-			}
+			b.WriteString("| **" + r.Group + "** |" + strings.Repeat(" |", len(cols)-1) + "\n")
 		}
 		rat := fmt.Sprintf("%.2f×", r.Ratio)
 		name := r.Name
@@ -181,18 +189,21 @@ func WriteTable(w io.Writer, res []Result) error {
 		if r.Note != "" {
 			name += " (" + r.Note + ")"
 		}
-		if !withJava {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat)
-			continue
+		cells := []string{name, fmtNs(r.NsPerOp), fmt.Sprint(r.BytesPerOp), fmt.Sprint(r.AllocsPerOp), rat}
+		if withJava {
+			jns, vs := "", ""
+			switch {
+			case r.JavaError != "":
+				jns = "not run"
+			case r.JavaNsPerOp > 0:
+				jns, vs = fmtNs(r.JavaNsPerOp), fmt.Sprintf("%.2f×", r.NsPerOp/r.JavaNsPerOp)
+			}
+			cells = append(cells, jns, vs)
 		}
-		jns, vs := "", ""
-		switch {
-		case r.JavaError != "":
-			jns = "not run"
-		case r.JavaNsPerOp > 0:
-			jns, vs = fmtNs(r.JavaNsPerOp), fmt.Sprintf("%.2f×", r.NsPerOp/r.JavaNsPerOp)
+		if withGoal {
+			cells = append(cells, goalText(r))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s |\n", name, fmtNs(r.NsPerOp), r.BytesPerOp, r.AllocsPerOp, rat, jns, vs)
+		row(cells...)
 	}
 	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine")
 	if len(res) > 0 && res[0].Rounds > 1 {
@@ -209,8 +220,35 @@ func WriteTable(w io.Writer, res []Result) error {
 			}
 		}
 	}
+	if withGoal {
+		b.WriteString("goal: the most the ratio to the baseline (or, \"vs Java\", to the Java twin) should be; ✓ met, ✗ missed in this run.\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// goalText is r's goal cell: "≤ 1.3× ✓", "≤ 1× vs Java ✗", both, or nothing.
+func goalText(r Result) string {
+	var parts []string
+	mark := func(ok bool) string {
+		if ok {
+			return "✓"
+		}
+		return "✗"
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	if r.Goal > 0 {
+		parts = append(parts, fmt.Sprintf("≤ %s× %s", g(r.Goal), mark(r.Ratio <= r.Goal)))
+	}
+	if r.JavaGoal > 0 {
+		switch {
+		case r.JavaNsPerOp > 0:
+			parts = append(parts, fmt.Sprintf("≤ %s× vs Java %s", g(r.JavaGoal), mark(r.NsPerOp/r.JavaNsPerOp <= r.JavaGoal)))
+		default:
+			parts = append(parts, fmt.Sprintf("≤ %s× vs Java (--java)", g(r.JavaGoal)))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func fmtNs(ns float64) string {

@@ -121,3 +121,28 @@ func BenchmarkCases(b *testing.B) {
 		b.Run(c.Group+"/"+c.Name, c.F)
 	}
 }
+
+// Cases with goals (issue 14's target column) show them beside their figures, met or missed.
+func TestTableShowsGoalsMetAndMissed(t *testing.T) {
+	res := []bench.Result{
+		{Group: "g", Name: "base", NsPerOp: 10, Ratio: 1, Baseline: "base"},
+		{Group: "g", Name: "fast", NsPerOp: 12, Ratio: 1.2, Baseline: "base", Goal: 1.3, JavaGoal: 1, JavaNsPerOp: 15},
+		{Group: "g", Name: "slow", NsPerOp: 20, Ratio: 2, Baseline: "base", Goal: 1.5, JavaGoal: 1, JavaNsPerOp: 15},
+		{Group: "g", Name: "nojava", NsPerOp: 11, Ratio: 1.1, Baseline: "base", JavaGoal: 1},
+	}
+	var tab bytes.Buffer
+	if err := bench.WriteTable(&tab, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| vs baseline | Java (this machine) ns/op | vs Java | goal |",
+		"| fast | 12.0 | 0 | 0 | 1.20× | 15.0 | 0.80× | ≤ 1.3× ✓; ≤ 1× vs Java ✓ |",
+		"| slow | 20.0 | 0 | 0 | 2.00× | 15.0 | 1.33× | ≤ 1.5× ✗; ≤ 1× vs Java ✗ |",
+		"| nojava | 11.0 | 0 | 0 | 1.10× |  |  | ≤ 1× vs Java (--java) |",
+		"| base | 10.0 | 0 | 0 | 1× (baseline) |  |  |  |",
+	} {
+		if !strings.Contains(tab.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, tab.String())
+		}
+	}
+}

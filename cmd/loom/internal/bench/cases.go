@@ -14,6 +14,7 @@ func Cases() []Case {
 	cs = append(cs, threadCases()...)
 	cs = append(cs, lockCases()...)
 	cs = append(cs, queueCases()...)
+	cs = append(cs, localCases()...)
 	cs = append(cs, executorCases()...)
 	cs = append(cs, vioCases()...)
 	cs = append(cs, jucCases()...)

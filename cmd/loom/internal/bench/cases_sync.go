@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,7 +22,7 @@ func lockCases() []Case {
 				mu.Unlock()
 			}
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", Note: "on a virtual thread", Java: "reentrantlock-uncontended", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.ReentrantLock", Note: "on a virtual thread", Java: "reentrantlock-uncontended", Goal: 1.3, JavaGoal: 1, F: func(b *testing.B) {
 			var l locks.ReentrantLock
 			onVirtualThread(b, func(n int) {
 				for range n {
@@ -30,7 +31,7 @@ func lockCases() []Case {
 				}
 			})
 		}},
-		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", Note: "on a virtual thread", Java: "synchronized-uncontended", F: func(b *testing.B) {
+		{Group: "uncontended lock+unlock", Name: "locks.Monitor (synchronized)", Note: "on a virtual thread", Java: "synchronized-uncontended", Goal: 1.3, F: func(b *testing.B) {
 			var m locks.Monitor
 			onVirtualThread(b, func(n int) {
 				for range n {
@@ -40,16 +41,21 @@ func lockCases() []Case {
 			})
 		}},
 
+		{Group: "contended: 2 goroutines increment a counter", Name: "sync.Mutex", Note: "per increment", F: func(b *testing.B) {
+			var mu sync.Mutex
+			count := 0
+			contend(b.N, 2, goroutine, func() { mu.Lock(); count++; mu.Unlock() })
+		}},
+		{Group: "contended: 2 goroutines increment a counter", Name: "locks.ReentrantLock", Java: "reentrantlock-contended-2", Note: "per increment", Goal: 1.6, F: func(b *testing.B) {
+			var l locks.ReentrantLock
+			count := 0
+			contend(b.N, 2, goroutine, func() { l.Lock(); count++; l.Unlock() })
+		}},
+
 		{Group: "contended: 8 threads increment a counter", Name: "sync.Mutex, goroutines", Note: "per increment", F: func(b *testing.B) {
 			var mu sync.Mutex
 			count := 0
-			b.ResetTimer()
-			contend(b.N, workers, func(f func()) func() {
-				var wg sync.WaitGroup
-				wg.Add(1)
-				go func() { defer wg.Done(); f() }()
-				return wg.Wait
-			}, func() { mu.Lock(); count++; mu.Unlock() })
+			contend(b.N, workers, goroutine, func() { mu.Lock(); count++; mu.Unlock() })
 		}},
 		{Group: "contended: 8 threads increment a counter", Name: "locks.ReentrantLock, virtual threads", Java: "reentrantlock-contended-8-virtual", Note: "per increment", F: func(b *testing.B) {
 			var l locks.ReentrantLock
@@ -62,6 +68,17 @@ func lockCases() []Case {
 			})
 		}},
 	}
+}
+
+// goroutine starts f on a goroutine of its own (which leaves loom alone when done) and returns
+// a function that waits for it.
+func goroutine(f func()) func() {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer thread.Detach()
+		f()
+	})
+	return wg.Wait
 }
 
 // contend runs n calls of op split over workers started with start, and waits for them.
@@ -84,39 +101,61 @@ func contend(n, workers int, start func(func()) (wait func()), op func()) {
 func queueCases() []Case {
 	const capacity = 128
 	return []Case{
-		{Group: "1 producer → 1 consumer, capacity 128", Name: "buffered channel, goroutines", Note: "per element", F: func(b *testing.B) {
-			ch := make(chan int, capacity)
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				for range b.N {
-					<-ch
-				}
-			}()
-			for i := range b.N {
-				ch <- i
-			}
-			<-done
-		}},
-		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.ArrayBlockingQueue, virtual threads", Java: "arrayblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
+		{Group: "1 producer → 1 consumer, capacity 128", Name: "buffered channel, goroutines", Note: "per element", F: chanTransfer},
+		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.ArrayBlockingQueue, virtual threads", Java: "arrayblockingqueue-1-to-1", Note: "per element", Goal: 1.5, F: func(b *testing.B) {
 			q := queue.NewArrayBlockingQueue[int](capacity, false)
-			onVirtualThread(b, func(n int) { transfer(b, n, q.Put, q.Take) })
+			onVirtualThread(b, func(n int) { transfer(b, n, thread.OfVirtual(), q.Put, q.Take) })
 		}},
 		{Group: "1 producer → 1 consumer, capacity 128", Name: "queue.LinkedBlockingQueue, virtual threads", Java: "linkedblockingqueue-1-to-1", Note: "per element", F: func(b *testing.B) {
 			q := queue.NewLinkedBlockingQueue[int](capacity)
-			onVirtualThread(b, func(n int) { transfer(b, n, q.Put, q.Take) })
+			onVirtualThread(b, func(n int) { transfer(b, n, thread.OfVirtual(), q.Put, q.Take) })
 		}},
+
+		// The same on one core: GOMAXPROCS=1 for the channel, one carrier for the queue (and
+		// for its Java twin).
+		{Group: "1 producer → 1 consumer, capacity 128, GOMAXPROCS=1", Name: "buffered channel, goroutines", Note: "per element", F: oneProc(chanTransfer)},
+		{Group: "1 producer → 1 consumer, capacity 128, GOMAXPROCS=1", Name: "queue.ArrayBlockingQueue, virtual threads on 1 carrier", Note: "per element", Goal: 1.5,
+			Java: "arrayblockingqueue-1-to-1", JavaOptions: []string{"-Djdk.virtualThreadScheduler.parallelism=1"}, F: oneProc(func(b *testing.B) {
+				s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+				defer s.Close()
+				q := queue.NewArrayBlockingQueue[int](capacity, false)
+				transfer(b, b.N, thread.OfVirtual().Scheduler(s), q.Put, q.Take)
+			})},
 	}
 }
 
-// transfer moves n ints from a producer to a consumer, two virtual threads.
-func transfer(b *testing.B, n int, put func(int) error, take func() (int, error)) {
-	c := thread.StartVirtualThread(func() {
+// chanTransfer moves b.N ints from a goroutine to another through a buffered channel.
+func chanTransfer(b *testing.B) {
+	ch := make(chan int, 128)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range b.N {
+			<-ch
+		}
+	}()
+	for i := range b.N {
+		ch <- i
+	}
+	<-done
+}
+
+// oneProc runs f with GOMAXPROCS=1.
+func oneProc(f func(b *testing.B)) func(b *testing.B) {
+	return func(b *testing.B) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		f(b)
+	}
+}
+
+// transfer moves n ints from a producer to a consumer, two virtual threads made by vb.
+func transfer(b *testing.B, n int, vb *thread.VirtualBuilder, put func(int) error, take func() (int, error)) {
+	c := vb.Start(func() {
 		for range n {
 			take()
 		}
 	})
-	p := thread.StartVirtualThread(func() {
+	p := vb.Start(func() {
 		for i := range n {
 			put(i)
 		}
