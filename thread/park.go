@@ -2,8 +2,11 @@ package thread
 
 import (
 	"fmt"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/loomgo/loom/internal/carrier"
 	"github.com/loomgo/loom/internal/rt"
@@ -22,13 +25,23 @@ import (
 // timer of a timed park, and nobody (the thread itself takes back a park whose permit arrived
 // while it was publishing). Exactly one of them moves parked->resumed, and only that one hands the
 // thread its way back: a virtual thread that gave up its carrier is queued on the scheduler as a
-// resumption (a carrier then sends itself over t.resume); a platform or pinned thread, which kept
-// its goroutine's carrier, is sent nil over t.resume directly. The sequence number stops a timer
-// of an earlier park from resuming a later one.
+// resumption (the carrier that pops it wakes the thread with itself, wakeWith); a platform or
+// pinned thread, which kept its goroutine's carrier, is woken directly. The sequence number stops
+// a timer of an earlier park from resuming a later one.
 //
 // Lost wake-ups: Unpark stores the permit, then looks for the parked phase; parkFor publishes the
 // parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
 // one of the two sees the other; if both do, the CAS on the park word picks one.
+//
+// The parked stack. A parked virtual thread's goroutine keeps its stack, and Go gives a goroutine
+// 2 KB and doubles it the first time a call would go deeper (it never shrinks back while the
+// goroutine waits that deep). Everything under a parked virtual thread is therefore kept shallow:
+// the dispatch loop, Carry (which runs the task and catches its panic in one frame), the task,
+// Sleep, parkFor and the hand-off of the carrier to the next thread (Release, which may wake
+// another goroutine from this stack). Rare paths (pinned and platform parks, labels, the first
+// registration, a panicking task) are out of line (noinline) so that their frames are not part
+// of the common one, and parkFor keeps no time.Time or string locals. TestParkedStack* checks
+// that 2 KB is enough.
 
 const (
 	phaseRunning = 0
@@ -41,7 +54,8 @@ const (
 	flagUnmount = 8  // gave up its carrier: a waker queues it on the scheduler
 	flagMonitor = 16 // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
 	flagNoIntr  = 32 // monitor entry: an interrupt does not wake it
-	seqShift    = 6
+	flagTimeout = 64 // in a resumed word: the scheduler's timer queue was the waker (timers.go)
+	seqShift    = 7
 )
 
 // permitFor returns the permit a park with the given reason consumes: LockSupport's permit for
@@ -57,6 +71,9 @@ func (t *Thread) permitFor(reason int) *atomic.Bool {
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
 // interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
+//
+// This is the common park, a mounted, unpinned virtual thread that unmounts; parkInPlace does the
+// others (pinned, platform, or a virtual thread already running unmounted in Blocking).
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
 	permit := t.permitFor(reason)
 	interruptible := reason != rt.ParkBlocked // monitor entry ignores interrupts, as in Java
@@ -64,17 +81,87 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		return
 	}
 	slot := t.slot.Load()
+	if slot == nil || t.kind != kindVirtual || t.pinDepth > 0 ||
+		t.sched.opts.Pinning == PinSynchronized && (t.monitors > 0 || reason != rt.ParkWaiting) {
+		t.parkInPlace(slot, timeout, reason, blocker, st)
+		return
+	}
+	if t.regIndex == 0 || t.sched.opts.ProfilerLabels {
+		t.firstUnmount()
+	}
+	if blocker != nil {
+		t.setBlocker(blocker)
+	}
+	t.enterParkState(st, reason)
+	var deadline int64
+	if timeout > 0 {
+		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+	}
+	t.armWake()
+	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
+	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
+	t.slot.Store(nil)
+	seq := t.park.Load()>>seqShift + 1
+	parked := seq<<seqShift | phaseParked | flagUnmount
+	if reason != rt.ParkWaiting {
+		parked |= flagMonitor
+	}
+	if !interruptible {
+		parked |= flagNoIntr
+	}
+	t.park.Store(parked)
+	if permit.Load() || interruptible && t.interrupted.Load() {
+		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
+			t.slot.Store(slot)
+			permit.Store(false)
+			t.afterPark(blocker, reason)
+			return
+		}
+		// a waker won: it will hand us our way back; wait for it as usual
+	}
+	t.sched.count(slot, cParked, 1)
+	if timeout > 0 {
+		t.sched.timers.add(t, deadline, parked)
+	}
+	slot.Pool().Release(slot)
+	t.awaitWake()
+	if timeout > 0 && t.park.Load()&flagTimeout == 0 {
+		t.sched.timers.dropped() // woken before the deadline: the queue's entry is stale now
+	}
+	slot = t.slot.Load()
+	t.sched.count(slot, cParked, -1)
+	t.mount(slot)
+	t.park.Store(seq << seqShift)
+	permit.Store(false)
+	t.afterPark(blocker, reason)
+}
+
+// firstUnmount is what a virtual thread does when it first gives up its carrier: it becomes
+// visible to LiveThreads (a running thread is found through its carrier, a parked one through
+// the registry) and, if the scheduler says so, labels its goroutine for profiles (before the
+// state shows the park, so that a profile taken then names it).
+//
+//go:noinline
+func (t *Thread) firstUnmount() {
+	if t.regIndex == 0 {
+		registerVirtual(t)
+	}
+	t.labelGoroutine()
+}
+
+// parkInPlace is parkFor for a park that keeps the goroutine's carrier (pinned, platform) or has
+// none to give (a virtual thread inside Blocking).
+//
+//go:noinline
+func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) {
+	permit := t.permitFor(reason)
+	interruptible := reason != rt.ParkBlocked
 	pinnedBy := ""
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
 		pinnedBy = t.pinnedBy(reason)
 	}
-	unmount := t.virtual && slot != nil && pinnedBy == ""
-	if unmount {
-		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
-	}
-	t.parkReason = reason
 	if blocker != nil {
-		t.blocker.Store(&blockerBox{blocker})
+		t.setBlocker(blocker)
 	}
 	t.enterParkState(st, reason)
 	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
@@ -82,22 +169,19 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var deadline int64
 	ownTimer := timeout > 0 && t.sched == nil
 	if timeout > 0 {
-		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		deadline = rt.Deadline(timeout)
 	}
 	if !ownTimer {
 		t.armWake()
-	} else if t.timer == nil {
-		t.timer = time.NewTimer(timeout)
+	} else if x := t.ext(); x.timer == nil {
+		x.timer = time.NewTimer(timeout)
 	} else {
-		t.timer.Reset(timeout)
+		x.timer.Reset(timeout)
 	}
 	seq := t.park.Load()>>seqShift + 1
 	parked := seq<<seqShift | phaseParked
 	if ownTimer {
 		parked |= flagTimed
-	}
-	if unmount {
-		parked |= flagUnmount
 	}
 	if reason != rt.ParkWaiting {
 		parked |= flagMonitor
@@ -109,7 +193,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if permit.Load() || interruptible && t.interrupted.Load() {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			if ownTimer {
-				t.timer.Stop()
+				t.x.Load().timer.Stop()
 			}
 			permit.Store(false)
 			t.afterPark(blocker, reason)
@@ -120,11 +204,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 
 	var start time.Time
 	var compensated bool
-	if unmount {
-		t.slot.Store(nil)
-		t.sched.parked.Add(1)
-		slot.Pool().Release(slot)
-	} else if pinnedBy != "" {
+	if pinnedBy != "" {
 		start = time.Now()
 		t.sched.pinnedParks.Add(1)
 		if reason == rt.ParkMonitorWait {
@@ -132,23 +212,19 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		}
 	}
 
-	var s *carrier.Slot
 	if ownTimer {
 		t.awaitTimer(parked, deadline)
 	} else {
 		if timeout > 0 {
 			t.sched.timers.add(t, deadline, parked)
 		}
-		s = t.awaitWake()
-		if timeout > 0 {
-			t.sched.timers.remove(t) // woken before the deadline: drop the entry now
+		t.awaitWake()
+		if timeout > 0 && t.park.Load()&flagTimeout == 0 {
+			t.sched.timers.dropped()
 		}
 	}
 
-	if unmount {
-		t.sched.parked.Add(-1)
-		t.mount(s)
-	} else if pinnedBy != "" {
+	if pinnedBy != "" {
 		t.sched.pinnedParks.Add(-1)
 		if compensated {
 			slot.Pool().EndCompensate()
@@ -169,13 +245,13 @@ func (t *Thread) afterPark(blocker any, reason int) {
 		t.state.Store(int32(Runnable))
 	}
 	if blocker != nil {
-		t.blocker.Store(nil)
+		t.setBlocker(nil)
 	}
 }
 
 // pinnedBy returns why a park by t with the given reason keeps its carrier, or "" if it does not.
 func (t *Thread) pinnedBy(reason int) string {
-	if !t.virtual {
+	if !t.isVirtual() {
 		return ""
 	}
 	if t.pinDepth > 0 {
@@ -189,9 +265,14 @@ func (t *Thread) pinnedBy(reason int) string {
 
 // resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
 // hands t its way back. It reports whether it won. release says the waker is the release of a
-// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt.
-func (t *Thread) resumeIf(parked uint64, release bool) bool {
-	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
+// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt; byTimer that it is the
+// scheduler's timer queue.
+func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
+	resumed := parked&^phaseMask | phaseResumed
+	if byTimer {
+		resumed |= flagTimeout
+	}
+	if !t.park.CompareAndSwap(parked, resumed) {
 		return false
 	}
 	if parked&flagTimed == 0 {
@@ -209,39 +290,88 @@ func (t *Thread) resumeIf(parked uint64, release bool) bool {
 	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
-		t.timer.Reset(0)
+		t.x.Load().timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
-		if err := t.sched.pool.Submit(t.runnable()); err != nil {
+		if err := t.sched.pool.Submit(t.resumption()); err != nil {
 			// the scheduler was closed while t was parked; Close waits for live threads, so this
 			// cannot happen unless the pool was closed behind the scheduler's back
 			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
 		}
 	} else {
-		t.wake(nil)
+		t.wakeWith(nil)
 	}
 	return true
 }
 
-// The wake hand-off. A parked goroutine receives from its own channel (made at its first park),
-// and the one waker that won the park word sends it the carrier it is to run on (nil: the thread
-// kept its own, or is a platform thread). The CAS on the park word guarantees exactly one send
-// per park, so the buffer of one never blocks a waker.
+// The wake hand-off. A parked goroutine waits on its parker, made at its first park, and the one
+// waker that won the park word wakes it, having stored the carrier it is to run on in t.slot (none
+// if the thread kept its own, or is a platform thread). The CAS on the park word guarantees one
+// wake per park.
 //
-// Designs measured and not taken: a sync.Mutex locked by the thread and unlocked by the waker
-// saves the ~100-byte channel, but a goroutine blocked on a mutex is not "durably blocked" for
-// testing/synctest (a scheduler made inside a bubble must let the fake clock advance); a
-// sync.WaitGroup is durably blocking and allocation-free, but its semaphore wake made a
-// park/unpark ping-pong ~20% slower than a channel's direct hand-off.
+// The parker is a sync.Cond whose Locker holds no lock: its Unlock, which Cond.Wait calls after
+// taking its ticket and before sleeping, signals the Cond itself if the wake has already come.
+// The waker sets woken and then signals. Whichever order the two run in, the ticket is served:
+// a Signal before the ticket was taken is covered by the woken check before Wait; one between the
+// ticket and the sleep advances the ticket counter, so the sleep returns at once; one after it
+// readies the sleeping goroutine. A goroutine waiting in Cond.Wait is durably blocked for
+// testing/synctest, so a scheduler made inside a bubble runs on the bubble's fake clock.
+//
+// Designs measured and not taken: a channel of one carrier per thread (loom's first hand-off:
+// 112 bytes and an allocation per thread, and its collection was a quarter of a million
+// sleepers' time); a sync.Mutex locked by the thread and unlocked by the waker (not durably
+// blocking for synctest); a sync.WaitGroup (16 bytes, and durably blocking, but its semaphore
+// lives in the runtime's global table of 251 treaps keyed by address: with a million parked
+// threads each wake walks a tree of thousands, and a ping-pong measured ~20% slower than the
+// channel; the Cond's ticket list is the thread's own).
+type parker struct {
+	woken atomic.Uint32
+	c     sync.Cond
+}
 
-func (t *Thread) armWake() {
-	if t.wakeCh == nil {
-		t.wakeCh = make(chan *carrier.Slot, 1)
+type parkerLocker parker
+
+func (l *parkerLocker) Lock() {}
+
+func (l *parkerLocker) Unlock() {
+	if l.woken.Load() != 0 {
+		l.c.Signal() // the wake came before the sleep: do not sleep
 	}
 }
 
-func (t *Thread) awaitWake() *carrier.Slot { return <-t.wakeCh }
+// armWake prepares t, about to publish a park or queue its resumption, for the wake that ends it.
+func (t *Thread) armWake() {
+	p := t.parker
+	if p == nil {
+		p = newParker()
+		t.parker = p
+	}
+	p.woken.Store(0)
+}
 
-func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
+//go:noinline
+func newParker() *parker {
+	p := new(parker)
+	p.c.L = (*parkerLocker)(p)
+	return p
+}
+
+// awaitWake waits for the wake armWake prepared.
+func (t *Thread) awaitWake() {
+	p := t.parker
+	for p.woken.Load() == 0 {
+		p.c.Wait()
+	}
+}
+
+// wakeWith wakes t, giving it carrier s (nil: it keeps what it has).
+func (t *Thread) wakeWith(s *carrier.Slot) {
+	if s != nil {
+		t.slot.Store(s)
+	}
+	p := t.parker
+	p.woken.Store(1)
+	p.c.Signal()
+}
 
 // A platform thread's timed park waits on the thread's own timer channel, so a timeout readies
 // the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc would
@@ -257,9 +387,10 @@ func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
 // awaitTimer waits until the park with word parked is resumed by a waker, or its deadline
 // passes (then it resumes the park itself).
 func (t *Thread) awaitTimer(parked uint64, deadline int64) {
+	timer := t.x.Load().timer
 	resumed := parked&^phaseMask | phaseResumed
 	for {
-		<-t.timer.C
+		<-timer.C
 		if t.park.Load() == resumed {
 			return
 		}
@@ -268,9 +399,9 @@ func (t *Thread) awaitTimer(parked uint64, deadline int64) {
 			t.park.CompareAndSwap(parked, resumed) // else a waker just won: resumed either way
 			return
 		}
-		t.timer.Reset(time.Duration(left))
+		timer.Reset(time.Duration(left))
 		if t.park.Load() == resumed {
-			t.timer.Stop()
+			timer.Stop()
 			return
 		}
 	}
@@ -283,7 +414,7 @@ func nanotime() int64 { return rt.Nanotime() }
 func (t *Thread) unpark() {
 	t.permit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
-		t.resumeIf(v, false)
+		t.resumeIf(v, false, false)
 	}
 }
 
@@ -291,7 +422,7 @@ func (t *Thread) unpark() {
 func (t *Thread) unparkMonitor() {
 	t.mpermit.Store(true)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
-		t.resumeIf(v, true)
+		t.resumeIf(v, true, false)
 	}
 }
 
@@ -299,61 +430,95 @@ func (t *Thread) unparkMonitor() {
 func (t *Thread) interruptWake() {
 	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
-		t.resumeIf(v, false)
+		t.resumeIf(v, false, false)
 	}
 }
 
-// runnable is a Thread as the carrier pool sees it: the same object, with the carrier.Runnable
-// methods, which are loom's machinery and not part of Thread's API.
-type runnable Thread
+// newTask and resumption are a Thread as the carrier pool sees it: the same object, with the
+// carrier.Runnable methods, which are loom's machinery and not part of Thread's API. A thread is
+// queued once as a newTask (Start) and then as a resumption each time it is woken from an
+// unmounted park.
+type (
+	newTask    Thread
+	resumption Thread
+)
 
-func (t *Thread) runnable() *runnable { return (*runnable)(t) }
+func (t *Thread) newTask() *newTask { return (*newTask)(t) }
+
+func (t *Thread) resumption() *resumption { return (*resumption)(t) }
+
+// Resumption implements carrier.Runnable.
+func (r *newTask) Resumption() bool { return false }
+
+// Resumption implements carrier.Runnable.
+func (r *resumption) Resumption() bool { return true }
+
+// Carry implements carrier.Runnable: a resumption is handed the carrier.
+func (r *resumption) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+	(*Thread)(r).wakeWith(s)
+	return nil, false
+}
 
 // Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
-// goroutine; a resumption is handed the carrier.
-func (r *runnable) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+// goroutine. A panic that escapes the task is the thread's uncaught exception and ends only the
+// thread; runtime.Goexit ends the goroutine too, and the carrier goes on to the next thread. Both
+// are handled in one deferred call, so that a parked thread's stack holds one frame here.
+func (r *newTask) Carry(s *carrier.Slot) (ret *carrier.Slot, ok bool) {
 	t := (*Thread)(r)
-	if t.hasRun {
-		t.wake(s)
-		return nil, false
-	}
-	t.hasRun = true
-	gid := gidFunc()
-	t.gid.Store(gid)
+	t.gid = gidFunc()
 	t.mount(s)
-	t.state.Store(int32(Runnable))
-	register(gid, t)
-	curCache[gid&(cacheSize-1)].Store(t)
-	finished := false
+	done := false
 	defer func() {
-		if !finished {
-			// runtime.Goexit in the task: this goroutine is ending, so pass its carrier on.
+		if !done {
+			ret, ok = t.endAbnormally(recover())
+		}
+	}()
+	t.task.Run()
+	done = true
+	return t.finish(), true
+}
+
+// endAbnormally ends t after its task panicked with v, or called runtime.Goexit (v == nil).
+//
+//go:noinline
+func (t *Thread) endAbnormally(v any) (*carrier.Slot, bool) {
+	handled := false
+	defer func() {
+		if !handled {
+			// runtime.Goexit, in the task or in the uncaught-exception handler: this goroutine is
+			// ending, so pass its carrier on.
 			s := t.finish()
 			s.Pool().Release(s)
 		}
 	}()
-	t.runTask()
-	finished = true
+	if v == nil {
+		return nil, false
+	}
+	t.uncaught(v, debug.Stack())
+	handled = true
 	return t.finish(), true
 }
 
 // finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds.
 func (t *Thread) finish() *carrier.Slot {
-	unregister(t.gid.Load())
-	t.unlabelGoroutine()
+	if t.regIndex != 0 {
+		unregisterVirtual(t)
+	}
+	if x := t.x.Load(); x != nil && x.labelled {
+		t.unlabelGoroutine()
+	}
 	s := t.slot.Swap(nil)
-	t.terminate()
+	t.terminate(s)
 	return s
 }
 
-// mount records that t runs on s from now on (the watchdog watches how long a mount lasts).
+// mount records that t runs on s from now on: for the carrier (what runs there, and the
+// watchdog's count of mounts) and for Current.
 func (t *Thread) mount(s *carrier.Slot) {
 	t.slot.Store(s)
-	s.Mounted(t.gid.Load())
+	s.Mounted(unsafe.Pointer(t), t.gid)
+	curCache[t.gid&(cacheSize-1)].Store(t)
 }
-
-// Resumption implements carrier.Runnable.
-func (r *runnable) Resumption() bool { return r.hasRun }
 
 // Park disables the current thread until its permit is available (see Unpark), it is
 // interrupted, or it returns spuriously; the caller must re-check its condition in a loop. A
@@ -406,29 +571,36 @@ func Sleep(d time.Duration) error {
 		return ErrInterrupted
 	}
 	if d == 0 {
-		Yield()
-		if t.interrupted.Swap(false) {
-			return ErrInterrupted
-		}
-		return nil
+		return sleepZero(t)
 	}
-	deadline := time.Now().Add(d)
+	deadline := rt.Deadline(d) // saturates: math.MaxInt64 sleeps forever rather than not at all
 	hadPermit := t.permit.Swap(false)
-	defer func() {
-		if hadPermit {
-			t.permit.Store(true)
-		}
-	}()
+	var err error
 	for {
-		left := time.Until(deadline)
+		left := deadline - nanotime()
 		if left <= 0 {
-			return nil
+			break
 		}
-		t.parkFor(left, rt.ParkWaiting, nil, TimedWaiting)
+		t.parkFor(time.Duration(left), rt.ParkWaiting, nil, TimedWaiting)
 		if t.interrupted.Swap(false) {
-			return ErrInterrupted
+			err = ErrInterrupted
+			break
 		}
 	}
+	// no deferred call (it would deepen every sleeping thread's stack): parkFor does not panic
+	if hadPermit {
+		t.permit.Store(true)
+	}
+	return err
+}
+
+//go:noinline
+func sleepZero(t *Thread) error {
+	Yield()
+	if t.interrupted.Swap(false) {
+		return ErrInterrupted
+	}
+	return nil
 }
 
 // Interrupted reports whether the current thread's interrupt status was set, and clears it. It
@@ -442,17 +614,21 @@ func Interrupted() bool { return Current().interrupted.Swap(false) }
 func Yield() {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinnedBy(rt.ParkWaiting) != "" {
+	if !t.isVirtual() || s == nil || t.pinnedBy(rt.ParkWaiting) != "" {
 		runtimeGosched()
 		return
 	}
+	if t.regIndex == 0 {
+		t.firstUnmount()
+	}
 	t.armWake()
 	t.slot.Store(nil)
-	if !s.Pool().Yield(s, t.runnable()) {
-		t.mount(s)
+	if !s.Pool().Yield(s, t.resumption()) {
+		t.slot.Store(s)
 		return
 	}
-	t.mount(t.awaitWake())
+	t.awaitWake()
+	t.mount(t.slot.Load())
 }
 
 // Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
@@ -480,24 +656,21 @@ func Native(fn func()) {
 func Blocking(fn func()) {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinDepth > 0 || !takeOSThread() {
+	if !t.isVirtual() || s == nil || t.pinDepth > 0 || !takeOSThread() {
 		fn()
 		return
 	}
+	if t.regIndex == 0 {
+		t.firstUnmount()
+	}
 	t.slot.Store(nil)
+	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)
 	p := s.Pool()
 	p.Release(s)
 	defer func() {
 		releaseOSThread() // fn has returned: it holds no OS thread any more
-		s := p.TryAcquire()
-		if s == nil {
-			t.armWake()
-			if err := p.Submit(t.runnable()); err != nil {
-				panic(err)
-			}
-			s = t.awaitWake()
-		}
-		t.mount(s)
+		unregister(t.gid)
+		t.remount(p)
 	}()
 	fn()
 }

@@ -2,6 +2,7 @@ package thread
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -10,11 +11,29 @@ import (
 // then resumes every thread whose deadline has passed (through resumeIf, like Unpark, so a
 // timeout races unparks and interrupts on the park word and exactly one of them wins).
 //
-// Why not a time.Timer per thread: a timer and its channel cost ~200 bytes and an allocation per
-// virtual thread that ever sleeps, and the garbage of 100,000 sleepers made the collector the
-// largest cost of a sleep; AfterFunc would also start a goroutine per firing. The heap costs no
-// allocation per park (entries are values; a thread knows its own index), and a thread woken
-// before its deadline removes its entry at once, so the heap holds only threads still waiting.
+// Entries are values {deadline, thread, park word} in a 4-ary heap: a sift compares deadlines in
+// the heap's own array and touches no Thread, so a heap of a million sleepers costs what sorting
+// their deadlines costs, not a cache miss per level. A thread woken before its deadline leaves its
+// entry behind (lazy deletion, as Go's runtime timers do): the entry is stale once the thread's
+// park word has moved on, and its firing then loses the CAS and does nothing. The thread counts
+// itself in stale (dropped); when stale entries are half the heap, the goroutine compacts it, so
+// the heap never holds more than twice the threads still waiting, and a heap of nothing but stale
+// entries is emptied at once (the goroutine then ends instead of sleeping for a deadline nobody
+// waits for).
+//
+// Why the count is exact enough: each stale entry is counted in once, by its thread (woken by
+// something else than the queue: the resumed word has no flagTimeout), and out once, by whoever
+// removes it (the goroutine popping it with a failing CAS, or a compaction). The two may come in
+// either order, so stale is off while they are in flight; it only decides when to compact, and a
+// compaction decides what is stale by the park words themselves.
+//
+// Designs measured and not taken:
+//   - A time.Timer per thread: a timer and its channel cost ~200 bytes and an allocation per
+//     virtual thread that ever sleeps, and the garbage of 100,000 sleepers made the collector the
+//     largest cost of a sleep; AfterFunc would also start a goroutine per firing.
+//   - A binary heap whose entries' threads know their index (loom's first queue: removal at once
+//     on an early wake): every swap wrote the index into the Thread, a cache miss per level, and
+//     with a million sleepers the pops alone took seconds of CPU.
 //
 // The goroutine runs while the heap is not empty and ends when it is; it is started by the first
 // timed park after that, so an idle scheduler holds no goroutine. It is started by a thread of the
@@ -24,7 +43,10 @@ type timerQueue struct {
 	mu      sync.Mutex
 	heap    []timerEntry
 	running bool
-	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for
+	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for, or stale entries to drop
+
+	n     atomic.Int64 // len(heap), for dropped
+	stale atomic.Int64 // entries whose park ended before their deadline (see above)
 }
 
 type timerEntry struct {
@@ -37,10 +59,8 @@ type timerEntry struct {
 func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	q.mu.Lock()
 	q.heap = append(q.heap, timerEntry{when: deadline, t: t, parked: parked})
-	i := len(q.heap) - 1
-	t.tqIndex = i + 1
-	q.up(i)
-	first := t.tqIndex == 1
+	first := q.up(len(q.heap)-1) == 0
+	q.n.Store(int64(len(q.heap)))
 	start := !q.running
 	if start {
 		q.running = true
@@ -57,18 +77,10 @@ func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	}
 }
 
-// remove drops t's entry, if it is still queued. Removing the earliest entry pokes the goroutine,
-// so that it sleeps for the new earliest deadline, or ends if none is left, instead of sleeping
-// on for a deadline nobody waits for.
-func (q *timerQueue) remove(t *Thread) {
-	q.mu.Lock()
-	i := t.tqIndex - 1
-	if i >= 0 {
-		q.removeAt(i)
-	}
-	q.mu.Unlock()
-	if i == 0 {
-		q.wakeRunner()
+// dropped is called by a thread whose timed park ended before its deadline: its entry is stale.
+func (q *timerQueue) dropped() {
+	if s := q.stale.Add(1); 2*s >= q.n.Load() {
+		q.wakeRunner() // half the heap or more is stale: compact it
 	}
 }
 
@@ -82,14 +94,19 @@ func (q *timerQueue) wakeRunner() {
 func (q *timerQueue) run() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	var due []timerEntry // the batch due now, reused
 	for {
 		q.mu.Lock()
+		if s := q.stale.Load(); s > 0 && 2*s >= int64(len(q.heap)) {
+			q.compactLocked()
+		}
 		now := nanotime()
-		var due []timerEntry
+		due = due[:0]
 		for len(q.heap) > 0 && q.heap[0].when <= now {
 			due = append(due, q.heap[0])
-			q.removeAt(0)
+			q.popLocked()
 		}
+		q.n.Store(int64(len(q.heap)))
 		empty := len(q.heap) == 0
 		var next int64
 		if empty {
@@ -98,8 +115,18 @@ func (q *timerQueue) run() {
 			next = q.heap[0].when
 		}
 		q.mu.Unlock()
-		for _, e := range due {
-			e.t.resumeIf(e.parked, false)
+		lost := int64(0)
+		for i := range due {
+			if !due[i].t.resumeIf(due[i].parked, false, true) {
+				lost++ // its park had already ended: a stale entry
+			}
+			due[i] = timerEntry{}
+		}
+		if lost > 0 {
+			q.stale.Add(-lost)
+		}
+		if cap(due) > 1024 {
+			due = nil // give back the memory of a burst
 		}
 		if empty {
 			return
@@ -112,70 +139,89 @@ func (q *timerQueue) run() {
 	}
 }
 
+// compactLocked drops the stale entries (whose thread's park word has moved on) and rebuilds
+// the heap.
+func (q *timerQueue) compactLocked() {
+	h := q.heap
+	k := 0
+	for _, e := range h {
+		if e.t.park.Load() == e.parked {
+			h[k] = e
+			k++
+		}
+	}
+	clear(h[k:])
+	q.stale.Add(-int64(len(h) - k))
+	h = h[:k]
+	if cap(h) > 1024 && k < cap(h)/4 {
+		h = append([]timerEntry(nil), h...) // give back the memory of a burst
+	}
+	q.heap = h
+	if k > 1 {
+		for i := (k - 2) / 4; i >= 0; i-- {
+			q.down(i)
+		}
+	}
+}
+
 func (q *timerQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.heap)
 }
 
-// removeAt removes the entry at index i, keeping the heap ordered.
-func (q *timerQueue) removeAt(i int) {
+// popLocked removes the earliest entry.
+func (q *timerQueue) popLocked() {
 	h := q.heap
 	last := len(h) - 1
-	h[i].t.tqIndex = 0
-	if i != last {
-		h[i] = h[last]
-		h[i].t.tqIndex = i + 1
-	}
+	h[0] = h[last]
 	h[last] = timerEntry{}
 	q.heap = h[:last]
-	if i != last {
-		if !q.up(i) {
-			q.down(i)
-		}
+	if last > 0 {
+		q.down(0)
 	}
 	if cap(q.heap) > 1024 && len(q.heap) < cap(q.heap)/4 {
 		q.heap = append([]timerEntry(nil), q.heap...) // give back the memory of a burst
 	}
 }
 
-func (q *timerQueue) swap(i, j int) {
+// up moves entry i towards the root and returns where it ends.
+func (q *timerQueue) up(i int) int {
 	h := q.heap
-	h[i], h[j] = h[j], h[i]
-	h[i].t.tqIndex = i + 1
-	h[j].t.tqIndex = j + 1
-}
-
-// up moves entry i towards the root and reports whether it moved.
-func (q *timerQueue) up(i int) bool {
-	moved := false
+	e := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if q.heap[p].when <= q.heap[i].when {
+		p := (i - 1) / 4
+		if h[p].when <= e.when {
 			break
 		}
-		q.swap(i, p)
+		h[i] = h[p]
 		i = p
-		moved = true
 	}
-	return moved
+	h[i] = e
+	return i
 }
 
+// down moves entry i towards the leaves.
 func (q *timerQueue) down(i int) {
-	n := len(q.heap)
+	h := q.heap
+	n := len(h)
+	e := h[i]
 	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+		c := 4*i + 1
+		if c >= n {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && q.heap[r].when < q.heap[l].when {
-			m = r
+		m := c
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if h[j].when < h[m].when {
+				m = j
+			}
 		}
-		if q.heap[i].when <= q.heap[m].when {
-			return
+		if e.when <= h[m].when {
+			break
 		}
-		q.swap(i, m)
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = e
 }

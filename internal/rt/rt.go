@@ -39,6 +39,11 @@ func (d *Data) InheritFrom(parent *Data) {
 	}
 }
 
+// Runner is a thread's task as package thread runs it. thread.Start takes a func(), which it
+// wraps without allocating; NewVirtual takes any Runner, so that an object that is both the task
+// and its bookkeeping (an executor's FutureTask) need not be wrapped in a closure.
+type Runner interface{ Run() }
+
 // Park reasons, for the state a parked thread reports and for pinned events.
 const (
 	ParkWaiting     = iota // LockSupport.park and everything built on it
@@ -95,4 +100,10 @@ var (
 	Terminated func(t any) bool
 	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
 	CurrentID func() int64
+	// NewVirtual makes t, a zero thread.Thread that the caller allocated as part of a struct of
+	// its own (an executor's task: one allocation for the thread and its bookkeeping), a new,
+	// unstarted virtual thread that runs r, exactly as factory f would make it; t is a
+	// *thread.Thread, f a thread.Factory. It reports false, leaving t as it was, when f is not
+	// one of package thread's virtual-thread factories: the caller then asks f for a thread.
+	NewVirtual func(f any, t any, r Runner) bool
 )

@@ -1,0 +1,204 @@
+package carrier
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// The run queue: an unbounded, lock-free, multi-producer multi-consumer FIFO of Runnables, a port
+// of crossbeam's SegQueue (crossbeam-queue/src/seg_queue.rs) to Go.
+//
+// The queue is a linked list of blocks of blockCap cells. An index counts positions; each block
+// takes lap = blockCap+1 positions, the last one a sentinel that is never a cell: an index whose
+// offset in its lap is blockCap means "the next block is being installed". A producer claims a
+// position with a compare-and-swap on the tail index; the one that claims the last cell of a
+// block allocates the next block (before its CAS, so the others wait as short a time as possible),
+// links it and moves the tail past the sentinel. It then writes the Runnable into its cell and
+// sets the cell's ready flag. A consumer claims a position the same way on the head index, unless
+// head and tail are equal (empty); it waits for the cell's ready flag (the producer has claimed
+// the cell and is writing it: a few instructions, unless it was preempted in between), reads the
+// Runnable and clears the cell.
+//
+// Why a CAS on the index validates the block loaded after it: the index only moves past a block's
+// end after that block's successor has been stored as the current block, and indexes never repeat,
+// so if the index is unchanged between the load and the CAS, no block switch happened in between
+// and the block loaded matches the index.
+//
+// Blocks are not reused: a block the head has left is garbage once no straggler holds it. That
+// costs one allocation per blockCap pushes (about 24 bytes a Runnable) and no destruction
+// protocol, which crossbeam needs only because Rust frees blocks explicitly.
+//
+// The head index keeps, in its low bit, a hint that the block after the head block exists
+// (hasNext): a consumer that sees it need not load the tail to know the queue is not empty.
+
+const (
+	shift    = 1 // the low bit of the head index is the hasNext hint
+	hasNext  = 1
+	lap      = 64 // positions per block
+	blockCap = lap - 1
+)
+
+type cell struct {
+	ready atomic.Uint32
+	r     Runnable // written before ready is set, read after ready is seen
+}
+
+type block struct {
+	next  atomic.Pointer[block]
+	cells [blockCap]cell
+}
+
+// waitNext returns b's successor, waiting for the producer that is installing it.
+func (b *block) waitNext() *block {
+	for i := 0; ; i++ {
+		if n := b.next.Load(); n != nil {
+			return n
+		}
+		backoff(i)
+	}
+}
+
+type position struct {
+	index atomic.Uint64
+	block atomic.Pointer[block]
+	_     [48]byte // head and tail on different cache lines: producers and consumers do not share
+}
+
+type runQueue struct {
+	head position
+	tail position
+}
+
+func newRunQueue() *runQueue {
+	q := &runQueue{}
+	b := new(block)
+	q.head.block.Store(b)
+	q.tail.block.Store(b)
+	return q
+}
+
+// backoff spins briefly, then yields the processor: the thread being waited for (a producer
+// between its claim and its write, or installing a block) may have been preempted.
+func backoff(i int) {
+	if i < 16 {
+		return // spin
+	}
+	runtime.Gosched()
+}
+
+func (q *runQueue) push(r Runnable) {
+	tail := q.tail.index.Load()
+	b := q.tail.block.Load()
+	var next *block
+	for i := 0; ; i++ {
+		offset := (tail >> shift) % lap
+		if offset == blockCap {
+			// another producer is installing the next block
+			backoff(i)
+			tail = q.tail.index.Load()
+			b = q.tail.block.Load()
+			continue
+		}
+		if offset+1 == blockCap && next == nil {
+			next = new(block)
+		}
+		newTail := tail + 1<<shift
+		if !q.tail.index.CompareAndSwap(tail, newTail) {
+			tail = q.tail.index.Load()
+			b = q.tail.block.Load()
+			continue
+		}
+		if offset+1 == blockCap {
+			// claimed the last cell: install the next block and skip the sentinel
+			q.tail.block.Store(next)
+			q.tail.index.Store(newTail + 1<<shift)
+			b.next.Store(next)
+		}
+		c := &b.cells[offset]
+		c.r = r
+		c.ready.Store(1)
+		return
+	}
+}
+
+func (q *runQueue) pop() (Runnable, bool) {
+	head := q.head.index.Load()
+	b := q.head.block.Load()
+	for i := 0; ; i++ {
+		offset := (head >> shift) % lap
+		if offset == blockCap {
+			// another consumer is moving the head to the next block
+			backoff(i)
+			head = q.head.index.Load()
+			b = q.head.block.Load()
+			continue
+		}
+		newHead := head + 1<<shift
+		if newHead&hasNext == 0 {
+			tail := q.tail.index.Load()
+			if head>>shift == tail>>shift {
+				return nil, false
+			}
+			if (head>>shift)/lap != (tail>>shift)/lap {
+				newHead |= hasNext
+			}
+		}
+		if !q.head.index.CompareAndSwap(head, newHead) {
+			head = q.head.index.Load()
+			b = q.head.block.Load()
+			continue
+		}
+		if offset+1 == blockCap {
+			// took the last cell: move the head to the next block (the producer of this cell
+			// installed it, or is about to)
+			n := b.waitNext()
+			nextIndex := (newHead &^ hasNext) + 1<<shift
+			if n.next.Load() != nil {
+				nextIndex |= hasNext
+			}
+			q.head.block.Store(n)
+			q.head.index.Store(nextIndex)
+		}
+		c := &b.cells[offset]
+		for j := 0; c.ready.Load() == 0; j++ {
+			backoff(j)
+		}
+		r := c.r
+		c.r = nil // the block may live on for a while: do not keep the Runnable alive
+		return r, true
+	}
+}
+
+// count converts an index to the number of cells before it.
+func count(index uint64) uint64 {
+	i := index >> shift
+	off := i % lap
+	if off > blockCap {
+		off = blockCap
+	}
+	return i/lap*blockCap + off
+}
+
+// empty reports whether the queue held nothing at some moment during the call.
+func (q *runQueue) empty() bool {
+	head := q.head.index.Load()
+	return count(head) == count(q.tail.index.Load())
+}
+
+// len returns the number of Runnables queued (a snapshot).
+func (q *runQueue) len() int {
+	for {
+		tail := q.tail.index.Load()
+		head := q.head.index.Load()
+		if q.tail.index.Load() == tail {
+			h, t := count(head), count(tail)
+			if t < h {
+				return 0
+			}
+			return int(t - h)
+		}
+	}
+}
+
+// pushed returns the number of Runnables ever pushed.
+func (q *runQueue) pushed() int64 { return int64(count(q.tail.index.Load())) }
