@@ -148,8 +148,11 @@ func (t *Thread) ioPark(how int) {
 		return
 	}
 	io.mode = ioUnmounted
-	if t.regIndex == 0 || t.sched.opts.ProfilerLabels {
-		t.firstUnmount()
+	if t.regIndex == 0 {
+		t.firstUnmount(s)
+	}
+	if t.sched.opts.ProfilerLabels {
+		t.labelGoroutine()
 	}
 	t.slot.Store(nil)
 	// unmounted, its goroutine still runs (Go's poller, a nested vio call): found by its

@@ -49,13 +49,16 @@ const (
 	phaseResumed = 2
 	phaseMask    = 3
 	// How the thread waits, recorded in the park word itself so that a waker acts on the park it
-	// won and not on a later one (the fields of t may already describe the next park).
-	flagTimed   = 4  // waits on its own timer (platform threads): a waker fires the timer
-	flagUnmount = 8  // gave up its carrier: a waker queues it on the scheduler
-	flagMonitor = 16 // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
-	flagNoIntr  = 32 // monitor entry: an interrupt does not wake it
-	flagTimeout = 64 // in a resumed word: the scheduler's timer queue was the waker (timers.go)
-	seqShift    = 7
+	// won and not on a later one (the fields of t may already describe the next park), and so
+	// that the thread, once woken, finds in it all it needs to end the park (parkEnd).
+	flagTimed   = 4   // waits on its own timer (platform threads): a waker fires the timer
+	flagUnmount = 8   // gave up its carrier: a waker queues it on the scheduler
+	flagMonitor = 16  // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
+	flagNoIntr  = 32  // monitor entry: an interrupt does not wake it
+	flagTimeout = 64  // in a resumed word: the scheduler's timer queue was the waker (timers.go)
+	flagQueued  = 128 // has an entry in the scheduler's timer queue
+	flagBlocker = 256 // has a blocker to clear at the end
+	seqShift    = 9
 )
 
 // permitFor returns the permit a park with the given reason consumes: LockSupport's permit for
@@ -71,51 +74,82 @@ func (t *Thread) permitFor(reason int) *atomic.Bool {
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
 // interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
-//
-// This is the common park, a mounted, unpinned virtual thread that unmounts; parkInPlace does the
-// others (pinned, platform, or a virtual thread already running unmounted in Blocking).
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
-	permit := t.permitFor(reason)
-	interruptible := reason != rt.ParkBlocked // monitor entry ignores interrupts, as in Java
-	if permit.CompareAndSwap(true, false) || interruptible && t.interrupted.Load() || timeout == 0 {
-		return
+	if t.parkStart(timeout, reason, blocker, st) {
+		t.awaitWake()
+		t.parkEnd()
+	}
+}
+
+// A park in three steps, so that the deepest two things a park does each start from a small
+// frame: parkStart hands the carrier on (which may wake another goroutine) and returns; the
+// caller then waits (awaitWake: sync.Cond.Wait, which may allocate the runtime's sudog, and so
+// run malloc, on this stack) from its own frame; parkEnd mounts the thread again. Sleep and Park
+// call the three themselves; parkFor is the three in one.
+
+// parkStart begins a park of t (see parkFor for the arguments). It returns false if the park is
+// over already: nothing to wait for (the permit, an interrupt, a zero timeout), or a park that
+// keeps the carrier (pinned, platform, or a virtual thread running unmounted in Blocking), done
+// by parkInPlace. It returns true if t has unmounted and published its park: the caller must
+// then call awaitWake and parkEnd.
+func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st State) bool {
+	if t.permitFor(reason).CompareAndSwap(true, false) || reason != rt.ParkBlocked && t.interrupted.Load() || timeout == 0 {
+		return false // monitor entry (ParkBlocked) ignores interrupts, as in Java
 	}
 	slot := t.slot.Load()
 	if slot == nil || t.kind != kindVirtual || t.pinDepth > 0 ||
 		t.sched.opts.Pinning == PinSynchronized && (t.monitors > 0 || reason != rt.ParkWaiting) {
 		t.parkInPlace(slot, timeout, reason, blocker, st)
-		return
+		return false
 	}
-	if t.regIndex == 0 || t.sched.opts.ProfilerLabels {
-		t.firstUnmount()
+	if !t.parkPublish(slot, timeout, reason, blocker, st) {
+		return false // the permit or an interrupt came while it published: not parked after all
 	}
-	if blocker != nil {
-		t.setBlocker(blocker)
+	slot.Pool().Release(slot)
+	return true
+}
+
+// parkPublish unmounts t from slot and publishes its park. It reports false if the permit or an
+// interrupt arrived meanwhile and t took the park back (t is then mounted and RUNNABLE again).
+//
+//go:noinline
+func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) bool {
+	if t.regIndex == 0 {
+		t.firstUnmount(slot)
 	}
-	t.enterParkState(st, reason)
-	var deadline int64
-	if timeout > 0 {
-		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+	if t.sched.opts.ProfilerLabels {
+		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
 	}
-	t.armWake()
-	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
-	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
-	t.slot.Store(nil)
 	seq := t.park.Load()>>seqShift + 1
 	parked := seq<<seqShift | phaseParked | flagUnmount
 	if reason != rt.ParkWaiting {
 		parked |= flagMonitor
 	}
-	if !interruptible {
+	if reason == rt.ParkBlocked {
 		parked |= flagNoIntr
 	}
+	if blocker != nil {
+		t.setBlocker(blocker)
+		parked |= flagBlocker
+	}
+	var deadline int64
+	if timeout > 0 {
+		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		parked |= flagQueued
+	}
+	t.enterParkState(st, reason)
+	t.armWake()
+	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
+	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
+	t.slot.Store(nil)
 	t.park.Store(parked)
-	if permit.Load() || interruptible && t.interrupted.Load() {
+	permit := t.permitFor(reason)
+	if permit.Load() || reason != rt.ParkBlocked && t.interrupted.Load() {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			t.slot.Store(slot)
 			permit.Store(false)
-			t.afterPark(blocker, reason)
-			return
+			t.afterPark(parked)
+			return false
 		}
 		// a waker won: it will hand us our way back; wait for it as usual
 	}
@@ -123,30 +157,41 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	if timeout > 0 {
 		t.sched.timers.add(t, deadline, parked)
 	}
-	slot.Pool().Release(slot)
-	t.awaitWake()
-	if timeout > 0 && t.park.Load()&flagTimeout == 0 {
-		t.sched.timers.dropped() // woken before the deadline: the queue's entry is stale now
-	}
-	slot = t.slot.Load()
-	t.sched.count(slot, cParked, -1)
-	t.mount(slot)
-	t.park.Store(seq << seqShift)
-	permit.Store(false)
-	t.afterPark(blocker, reason)
+	return true
 }
 
-// firstUnmount is what a virtual thread does when it first gives up its carrier: it becomes
-// visible to LiveThreads (a running thread is found through its carrier, a parked one through
-// the registry) and, if the scheduler says so, labels its goroutine for profiles (before the
-// state shows the park, so that a profile taken then names it).
+// parkEnd mounts t, woken from the park parkStart began, on the carrier it was given.
 //
 //go:noinline
-func (t *Thread) firstUnmount() {
-	if t.regIndex == 0 {
-		registerVirtual(t)
+func (t *Thread) parkEnd() {
+	w := t.park.Load() // resumed: the park's flags
+	if w&(flagQueued|flagTimeout) == flagQueued {
+		t.sched.timers.dropped() // woken before the deadline: the queue's entry is stale now
 	}
-	t.labelGoroutine()
+	slot := t.slot.Load()
+	t.sched.count(slot, cParked, -1)
+	t.mount(slot)
+	t.park.Store(w >> seqShift << seqShift)
+	if w&flagMonitor == 0 {
+		t.permit.Store(false)
+	} else {
+		t.mpermit.Store(false)
+	}
+	t.afterPark(w)
+}
+
+// firstUnmount is what a virtual thread does when it first gives up its carrier (slot): it
+// becomes visible to LiveThreads (a running thread is found through its carrier, a parked one
+// through the registry), and it takes the parker its carrier keeps for it (made where the stack
+// was shallow, in Carry), if it has none yet.
+//
+//go:noinline
+func (t *Thread) firstUnmount(slot *carrier.Slot) {
+	registerVirtual(t)
+	if t.parker == nil && slot.Spare != nil {
+		t.parker = (*parker)(slot.Spare)
+		slot.Spare = nil
+	}
 }
 
 // parkInPlace is parkFor for a park that keeps the goroutine's carrier (pinned, platform) or has
@@ -160,8 +205,17 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
 		pinnedBy = t.pinnedBy(reason)
 	}
+	seq := t.park.Load()>>seqShift + 1
+	parked := seq<<seqShift | phaseParked
+	if reason != rt.ParkWaiting {
+		parked |= flagMonitor
+	}
+	if !interruptible {
+		parked |= flagNoIntr
+	}
 	if blocker != nil {
 		t.setBlocker(blocker)
+		parked |= flagBlocker
 	}
 	t.enterParkState(st, reason)
 	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
@@ -170,6 +224,11 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	ownTimer := timeout > 0 && t.sched == nil
 	if timeout > 0 {
 		deadline = rt.Deadline(timeout)
+		if ownTimer {
+			parked |= flagTimed
+		} else {
+			parked |= flagQueued
+		}
 	}
 	if !ownTimer {
 		t.armWake()
@@ -178,17 +237,6 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	} else {
 		x.timer.Reset(timeout)
 	}
-	seq := t.park.Load()>>seqShift + 1
-	parked := seq<<seqShift | phaseParked
-	if ownTimer {
-		parked |= flagTimed
-	}
-	if reason != rt.ParkWaiting {
-		parked |= flagMonitor
-	}
-	if !interruptible {
-		parked |= flagNoIntr
-	}
 	t.park.Store(parked)
 	if permit.Load() || interruptible && t.interrupted.Load() {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
@@ -196,7 +244,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 				t.x.Load().timer.Stop()
 			}
 			permit.Store(false)
-			t.afterPark(blocker, reason)
+			t.afterPark(parked)
 			return
 		}
 		// a waker won: it will hand us our way back; wait for it as usual
@@ -232,19 +280,21 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	}
 	t.park.Store(seq << seqShift)
 	permit.Store(false)
-	t.afterPark(blocker, reason)
+	t.afterPark(parked)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
 	}
 }
 
-func (t *Thread) afterPark(blocker any, reason int) {
-	if reason == rt.ParkMonitorWait {
+// afterPark makes t, whose park with word w is over, RUNNABLE (a notified monitor waiter stays
+// BLOCKED until it has re-entered) and clears its blocker.
+func (t *Thread) afterPark(w uint64) {
+	if isMonitorWait(w) {
 		t.runnableUnlessNotified() // see state.go
 	} else {
 		t.state.Store(int32(Runnable))
 	}
-	if blocker != nil {
+	if w&flagBlocker != 0 {
 		t.setBlocker(nil)
 	}
 }
@@ -461,45 +511,58 @@ func (r *resumption) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 
 // Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
 // goroutine. A panic that escapes the task is the thread's uncaught exception and ends only the
-// thread; runtime.Goexit ends the goroutine too, and the carrier goes on to the next thread. Both
-// are handled in one deferred call, so that a parked thread's stack holds one frame here.
-func (r *newTask) Carry(s *carrier.Slot) (ret *carrier.Slot, ok bool) {
+// thread; runtime.Goexit ends the goroutine. Either way the goroutine stops dispatching and the
+// carrier goes on to the next thread (endUnfinished); the parked thread's stack holds one small
+// frame here.
+func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	t := (*Thread)(r)
+	if s.Spare == nil {
+		s.Spare = unsafe.Pointer(newParker()) // for whichever thread parks first on s (firstUnmount)
+	}
 	t.gid = gidFunc()
 	t.mount(s)
-	done := false
-	defer func() {
-		if !done {
-			ret, ok = t.endAbnormally(recover())
-		}
-	}()
-	t.task.Run()
-	done = true
+	defer t.endUnfinished()
+	if f, ok := t.task.(funcTask); ok {
+		f() // not through Run: one frame less under a parked thread
+	} else {
+		t.task.Run()
+	}
 	return t.finish(), true
+}
+
+// endUnfinished ends t if its task did not return (finish clears the task): it panicked, and
+// the panic is t's uncaught exception, or it called runtime.Goexit. The carrier goes on to the
+// next thread; Carry then returns no carrier, and the goroutine ends.
+func (t *Thread) endUnfinished() {
+	if t.task == nil {
+		return
+	}
+	t.endAbnormally(recover())
 }
 
 // endAbnormally ends t after its task panicked with v, or called runtime.Goexit (v == nil).
 //
 //go:noinline
-func (t *Thread) endAbnormally(v any) (*carrier.Slot, bool) {
-	handled := false
+func (t *Thread) endAbnormally(v any) {
+	returns := false // Carry returns (a panic, recovered), or the goroutine is exiting (Goexit)
 	defer func() {
-		if !handled {
-			// runtime.Goexit, in the task or in the uncaught-exception handler: this goroutine is
-			// ending, so pass its carrier on.
-			s := t.finish()
-			s.Pool().Release(s)
+		// also after runtime.Goexit in the uncaught-exception handler
+		s := t.finish()
+		p := s.Pool()
+		p.Release(s)
+		if !returns {
+			p.GoroutineExiting()
 		}
 	}()
-	if v == nil {
-		return nil, false
+	if v != nil {
+		t.uncaught(v, debug.Stack())
+		returns = true
 	}
-	t.uncaught(v, debug.Stack())
-	handled = true
-	return t.finish(), true
 }
 
-// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds.
+// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds. The
+// thread's parker goes back to the carrier for the next thread that parks there: once t has
+// ended, no waker can win its park word, so nothing touches the parker any more.
 func (t *Thread) finish() *carrier.Slot {
 	if t.regIndex != 0 {
 		unregisterVirtual(t)
@@ -508,6 +571,9 @@ func (t *Thread) finish() *carrier.Slot {
 		t.unlabelGoroutine()
 	}
 	s := t.slot.Swap(nil)
+	if p := t.parker; p != nil && s.Spare == nil {
+		s.Spare, t.parker = unsafe.Pointer(p), nil
+	}
 	t.terminate(s)
 	return s
 }
@@ -525,7 +591,12 @@ func (t *Thread) mount(s *carrier.Slot) {
 // virtual thread unmounts while parked (unless pinned). The permit is consumed; an interrupt
 // makes Park return without clearing the interrupt status. The thread is WAITING meanwhile. It
 // ports LockSupport.park().
-func Park() { Current().parkFor(-1, rt.ParkWaiting, nil, Waiting) }
+func Park() {
+	if t := Current(); t.parkStart(-1, rt.ParkWaiting, nil, Waiting) {
+		t.awaitWake()
+		t.parkEnd()
+	}
+}
 
 // ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING). d <= 0 returns at once
 // and leaves the permit as it is, as LockSupport.parkNanos does; math.MaxInt64 waits as long as
@@ -581,7 +652,10 @@ func Sleep(d time.Duration) error {
 		if left <= 0 {
 			break
 		}
-		t.parkFor(time.Duration(left), rt.ParkWaiting, nil, TimedWaiting)
+		if t.parkStart(time.Duration(left), rt.ParkWaiting, nil, TimedWaiting) {
+			t.awaitWake() // from this frame, not parkFor's: see parkStart
+			t.parkEnd()
+		}
 		if t.interrupted.Swap(false) {
 			err = ErrInterrupted
 			break
@@ -619,7 +693,7 @@ func Yield() {
 		return
 	}
 	if t.regIndex == 0 {
-		t.firstUnmount()
+		t.firstUnmount(s)
 	}
 	t.armWake()
 	t.slot.Store(nil)
@@ -661,7 +735,7 @@ func Blocking(fn func()) {
 		return
 	}
 	if t.regIndex == 0 {
-		t.firstUnmount()
+		t.firstUnmount(s)
 	}
 	t.slot.Store(nil)
 	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/petermattis/goid"
+
+	"github.com/loomgo/loom/internal/carrier"
 )
 
 // Goroutine identity.
@@ -123,6 +125,9 @@ var (
 func init() {
 	for i := range registry {
 		registry[i].m = make(map[int64]*Thread)
+		// registerVirtual appends deep in a parking thread's stack, where growing the slab
+		// takes the runtime's malloc deep too (see park.go): start with room
+		vregistry[i].ts = make([]*Thread, 0, 64)
 	}
 	foreignLimit.Store(1024)
 }
@@ -155,9 +160,9 @@ func lookup(gid int64) *Thread {
 
 // The registry of virtual threads that have unmounted at least once.
 type vshard struct {
-	mu   sync.Mutex
-	ts   []*Thread // nil where free
-	free []int32   // free indexes of ts
+	mu   carrier.Lock // taken deep in a parking thread's stack: see carrier.Lock
+	ts   []*Thread    // nil where free
+	free []int32      // free indexes of ts
 	_    [16]byte
 }
 
@@ -190,7 +195,7 @@ func unregisterVirtual(t *Thread) {
 	if len(sh.free)+1 == len(sh.ts) {
 		sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
 		if cap(sh.ts) > 1024 {
-			sh.ts, sh.free = nil, nil // give back the memory of a burst
+			sh.ts, sh.free = make([]*Thread, 0, 64), nil // give back the memory of a burst
 		}
 	} else {
 		sh.free = append(sh.free, i)

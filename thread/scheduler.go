@@ -184,6 +184,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 		opts.TraceOutput = os.Stdout
 	}
 	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
+	s.timers.init()
 	if opts.WatchdogThreshold > 0 {
 		s.pool.Watch()
 	}
@@ -496,7 +497,10 @@ func rtInit() {
 		} else if d >= 0 {
 			st = TimedWaiting
 		}
-		Current().parkFor(d, reason, blocker, st)
+		if t := Current(); t.parkStart(d, reason, blocker, st) {
+			t.awaitWake()
+			t.parkEnd()
+		}
 	}
 	rt.Unpark = func(x any, reason int) {
 		if t := x.(*Thread); reason == rt.ParkWaiting {

@@ -1,9 +1,10 @@
 package thread
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/loomgo/loom/internal/carrier"
 )
 
 // timerQueue is a scheduler's queue of timed parks, the JDK 21 "VirtualThread-unparker": a
@@ -40,14 +41,16 @@ import (
 // scheduler, so a scheduler made inside a testing/synctest bubble keeps it (and its timer) in the
 // bubble.
 type timerQueue struct {
-	mu      sync.Mutex
+	mu      carrier.Lock // taken deep in a parking thread's stack (add): see carrier.Lock
 	heap    []timerEntry
 	running bool
-	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for, or stale entries to drop
+	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for, or stale entries to drop (made with the queue: see init)
 
 	n     atomic.Int64 // len(heap), for dropped
 	stale atomic.Int64 // entries whose park ended before their deadline (see above)
 }
+
+const maxBatch = 256
 
 type timerEntry struct {
 	when   int64 // nanotime deadline
@@ -55,24 +58,31 @@ type timerEntry struct {
 	parked uint64 // the park word the deadline belongs to
 }
 
+// init makes the queue ready. (Not in add, which runs deep in a parking thread's stack and must
+// not allocate there: see park.go.)
+func (q *timerQueue) init() {
+	q.poke = make(chan struct{}, 1)
+	q.heap = make([]timerEntry, 0, 64)
+}
+
 // add queues t's timed park with word parked until deadline.
 func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	q.mu.Lock()
+	// The goroutine grows the heap ahead of need (grow): an append that has to grow it here, deep
+	// in a parking thread's stack, would take the runtime's malloc deep with it.
+	tight := len(q.heap) >= cap(q.heap)-cap(q.heap)/4
 	q.heap = append(q.heap, timerEntry{when: deadline, t: t, parked: parked})
 	first := q.up(len(q.heap)-1) == 0
 	q.n.Store(int64(len(q.heap)))
 	start := !q.running
 	if start {
 		q.running = true
-		if q.poke == nil {
-			q.poke = make(chan struct{}, 1)
-		}
 	}
 	q.mu.Unlock()
 	switch {
 	case start:
 		go q.run()
-	case first:
+	case first, tight:
 		q.wakeRunner()
 	}
 }
@@ -100,9 +110,15 @@ func (q *timerQueue) run() {
 		if s := q.stale.Load(); s > 0 && 2*s >= int64(len(q.heap)) {
 			q.compactLocked()
 		}
+		if n := len(q.heap); n >= cap(q.heap)-cap(q.heap)/4 {
+			h := make([]timerEntry, n, max(2*n, 64))
+			copy(h, q.heap)
+			q.heap = h
+		}
 		now := nanotime()
 		due = due[:0]
-		for len(q.heap) > 0 && q.heap[0].when <= now {
+		// at most a batch per lock hold: the threads adding entries wait for this lock
+		for len(q.heap) > 0 && q.heap[0].when <= now && len(due) < maxBatch {
 			due = append(due, q.heap[0])
 			q.popLocked()
 		}
@@ -125,11 +141,11 @@ func (q *timerQueue) run() {
 		if lost > 0 {
 			q.stale.Add(-lost)
 		}
-		if cap(due) > 1024 {
-			due = nil // give back the memory of a burst
-		}
 		if empty {
 			return
+		}
+		if len(due) == maxBatch {
+			continue // more may be due
 		}
 		timer.Reset(time.Duration(next - nanotime()))
 		select {
@@ -154,7 +170,7 @@ func (q *timerQueue) compactLocked() {
 	q.stale.Add(-int64(len(h) - k))
 	h = h[:k]
 	if cap(h) > 1024 && k < cap(h)/4 {
-		h = append([]timerEntry(nil), h...) // give back the memory of a burst
+		h = append(make([]timerEntry, 0, 2*k), h...) // give back the memory of a burst
 	}
 	q.heap = h
 	if k > 1 {
@@ -181,7 +197,7 @@ func (q *timerQueue) popLocked() {
 		q.down(0)
 	}
 	if cap(q.heap) > 1024 && len(q.heap) < cap(q.heap)/4 {
-		q.heap = append([]timerEntry(nil), q.heap...) // give back the memory of a burst
+		q.heap = append(make([]timerEntry, 0, 2*len(q.heap)), q.heap...) // give back the memory of a burst
 	}
 }
 

@@ -14,6 +14,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 	for seed := range uint64(50) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		var q timerQueue
+		q.init()
 		model := map[*Thread]int64{}
 		far := nanotime() + int64(time.Hour)
 		for range 500 {
@@ -86,6 +87,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 // Firings: entries whose deadline passes resume their threads in deadline order, each once.
 func TestTimerQueueFiresDueEntries(t *testing.T) {
 	var q timerQueue
+	q.init()
 	const n = 200
 	ths := make([]*Thread, n)
 	now := nanotime()

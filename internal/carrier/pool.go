@@ -74,7 +74,6 @@ package carrier
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -101,10 +100,19 @@ type Slot struct {
 	pool *Pool
 	idle bool // on the idle list (guarded by pool.mu)
 
+	// start is the dispatch loop beginning on this slot, and first the Runnable it begins with
+	// (see startDispatcher).
+	start func()
+	first Runnable
+
 	// cur is what runs on the slot (package thread's *Thread), stored by Mounted and cleared
 	// when the slot goes idle: how a thread that runs inline and was never registered anywhere
 	// is still found (Current, LiveThreads).
 	cur unsafe.Pointer
+
+	// Spare is kept for whoever holds the slot: package thread keeps a parker there, made where
+	// the stack is shallow, for the next thread that parks on this carrier (see its park.go).
+	Spare unsafe.Pointer
 
 	// For a watchdog (Pool.Watch): the goroutine, and a count of mounts that tells one mount from
 	// the next (a watchdog that sees the same count twice, a period apart, knows the mount has
@@ -160,7 +168,7 @@ type Pool struct {
 	goroutines     atomic.Int64
 	peakGoroutines atomic.Int64
 
-	mu       sync.Mutex
+	mu       Lock          // taken deep in parked threads' stacks (Next): see Lock
 	target   int           // parallelism plus active compensations, capped at max
 	size     int           // slots that exist (busy + idle)
 	busy     int           // slots held by a goroutine
@@ -253,11 +261,49 @@ func (p *Pool) dispatchOn(s *Slot, r Runnable) {
 		r.Carry(s)
 		return
 	}
+	p.startDispatcher(s, r)
+}
+
+// startDispatcher starts a goroutine that runs the dispatch loop on s, starting with r, until the
+// queue is empty or the goroutine loses its slot (a resumption took it, or a task ended
+// abnormally).
+//
+// The goroutine runs s.start, a closure made with the slot, and finds r in s.first: a go
+// statement with arguments (go p.loop(s, r)) allocates a closure for them, and the caller may be
+// a thread deep in its park, where an allocation could take the runtime's malloc deep enough to
+// double the thread's stack (see package thread's park.go).
+//
+//go:noinline
+func (p *Pool) startDispatcher(s *Slot, r Runnable) {
 	n := p.goroutines.Add(1)
 	for peak := p.peakGoroutines.Load(); n > peak && !p.peakGoroutines.CompareAndSwap(peak, n); peak = p.peakGoroutines.Load() {
 	}
-	go p.loop(s, r)
+	s.first = r
+	go s.start()
 }
+
+// dispatcher returns s's start: the dispatch loop, on s and its successors. It has no deferred
+// call (that would be a frame's worth more under every thread that parks on the goroutine), so a
+// Carry whose task calls runtime.Goexit, which never returns, counts the goroutine out itself
+// (GoroutineExiting).
+func (p *Pool) dispatcher(s *Slot) func() {
+	return func() {
+		cur, r := s, s.first
+		s.first = nil
+		for r != nil {
+			var ok bool
+			if cur, ok = r.Carry(cur); !ok {
+				break
+			}
+			r = p.Next(cur)
+		}
+		p.goroutines.Add(-1)
+	}
+}
+
+// GoroutineExiting is called by a Carry whose task called runtime.Goexit, after passing the
+// carrier on: the goroutine is ending without returning to the dispatch loop.
+func (p *Pool) GoroutineExiting() { p.goroutines.Add(-1) }
 
 // takeSlotLocked returns an idle slot, or a new one if the pool may grow, or nil.
 func (p *Pool) takeSlotLocked() *Slot {
@@ -316,6 +362,7 @@ func (p *Pool) newSlotLocked() *Slot {
 		p.maxComps = p.size
 	}
 	s := &Slot{ID: id, Name: fmt.Sprintf("ForkJoinPool-%d-worker-%d", p.number, id), pool: p}
+	s.start = p.dispatcher(s)
 	if p.slots == nil {
 		p.slots = make(map[int]*Slot)
 	}
@@ -323,24 +370,20 @@ func (p *Pool) newSlotLocked() *Slot {
 	return s
 }
 
-// loop dispatches on s, starting with r, until the queue is empty or the goroutine loses its slot.
-// The goroutine also ends inside Carry if a task calls runtime.Goexit; the deferred count covers
-// that too.
-func (p *Pool) loop(s *Slot, r Runnable) {
-	defer p.goroutines.Add(-1)
-	for r != nil {
-		var ok bool
-		if s, ok = r.Carry(s); !ok {
-			return
-		}
-		r = p.Next(s)
-	}
-}
-
 // Next is called by a goroutine that holds s and has finished with it: it returns the next
 // queued Runnable to carry on s, or nil after putting s back (idle, or retired when the pool is
 // shrinking after a compensation).
 func (p *Pool) Next(s *Slot) Runnable {
+	if p.excess.Load() <= 0 {
+		if r, ok := p.q.pop(); ok {
+			return r
+		}
+	}
+	return p.nextSlow(s)
+}
+
+//go:noinline
+func (p *Pool) nextSlow(s *Slot) Runnable {
 	if p.excess.Load() > 0 && p.retire(s) {
 		return nil
 	}
@@ -379,6 +422,12 @@ func (p *Pool) Release(s *Slot) {
 		p.dispatchOn(s, r)
 	}
 }
+
+// Dispatch gives s, which the caller holds and got r for from Next, to r: a resumption is
+// woken on s, a new task gets a goroutine of its own (the caller is about to block). Release is
+// Next and then Dispatch; a caller deep in a parked thread's stack calls the two itself to save a
+// frame.
+func (p *Pool) Dispatch(s *Slot, r Runnable) { p.dispatchOn(s, r) }
 
 // Yield puts r (the caller's own resumption) at the tail of the queue and hands s to the queue's
 // head. It returns false, leaving everything as it was, when nothing else is queued: the caller

@@ -121,7 +121,34 @@ func (q *runQueue) push(r Runnable) {
 	}
 }
 
+// pop takes the head of the queue. Its common case (the head's cell is written and not the last
+// of its block) is a small frame: the carrier that calls it may be deep in a parked thread's
+// stack (see package thread's park.go).
 func (q *runQueue) pop() (Runnable, bool) {
+	head := q.head.index.Load()
+	if offset := (head >> shift) % lap; offset+1 < blockCap { // neither a block's last cell nor the sentinel
+		b := q.head.block.Load() // checked by the CAS below, as in popSlow
+		newHead := head + 1<<shift
+		if head&hasNext == 0 {
+			tail := q.tail.index.Load()
+			if head>>shift == tail>>shift {
+				return nil, false
+			}
+			if (head>>shift)/lap != (tail>>shift)/lap {
+				newHead |= hasNext
+			}
+		}
+		if c := &b.cells[offset]; c.ready.Load() != 0 && q.head.index.CompareAndSwap(head, newHead) {
+			r := c.r
+			c.r = nil // the block may live on for a while: do not keep the Runnable alive
+			return r, true
+		}
+	}
+	return q.popSlow()
+}
+
+//go:noinline
+func (q *runQueue) popSlow() (Runnable, bool) {
 	head := q.head.index.Load()
 	b := q.head.block.Load()
 	for i := 0; ; i++ {
@@ -164,7 +191,7 @@ func (q *runQueue) pop() (Runnable, bool) {
 			backoff(j)
 		}
 		r := c.r
-		c.r = nil // the block may live on for a while: do not keep the Runnable alive
+		c.r = nil
 		return r, true
 	}
 }
