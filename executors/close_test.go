@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -61,11 +62,27 @@ func TestShutdownBeforeClose(t *testing.T) {
 	}
 }
 
+// submitSleeper submits a task that sleeps an hour (until interrupted) and waits until it has
+// started: a task that has not started when the executor is shut down now is returned by
+// ShutdownNow, unrun, and its future never completes (as in Java), so the tests below must not
+// race its start (a fixed sleep did, on a loaded machine).
+func submitSleeper(t *testing.T, e executors.ExecutorService) executors.Future[int] {
+	t.Helper()
+	started := locks.NewCountDownLatch(1)
+	f, err := executors.Submit(e, func() (int, error) { started.CountDown(); return 0, thread.Sleep(time.Hour) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := started.AwaitTimeout(time.Minute); !ok {
+		t.Fatal("the task did not start")
+	}
+	return f
+}
+
 func TestInterruptBeforeCloseInterruptsTasksAndKeepsStatus(t *testing.T) {
 	for name, mk := range closeTestExecutors() {
 		e := mk()
-		f, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(time.Hour) })
-		time.Sleep(10 * time.Millisecond) // let it start
+		f := submitSleeper(t, e)
 		var kept bool
 		within(t, 10*time.Second, name+" Close", func() {
 			thread.OfVirtual().Start(func() {
@@ -86,7 +103,7 @@ func TestInterruptBeforeCloseInterruptsTasksAndKeepsStatus(t *testing.T) {
 func TestInterruptDuringCloseInterruptsTasksAndKeepsStatus(t *testing.T) {
 	for name, mk := range closeTestExecutors() {
 		e := mk()
-		f, _ := executors.Submit(e, func() (int, error) { return 0, thread.Sleep(time.Hour) })
+		f := submitSleeper(t, e)
 		var kept bool
 		closer := thread.OfVirtual().Start(func() {
 			e.Close()

@@ -23,7 +23,7 @@ func TestSupplyAsyncThenApplyJoin(t *testing.T) {
 
 func TestCompleteOnlyOnce(t *testing.T) {
 	f := executors.NewCompletableFuture[int]()
-	if f.IsDone() || f.String() != "CompletableFuture[Incomplete]" {
+	if f.IsDone() || f.String() != "CompletableFuture[Not completed]" {
 		t.Fatal("new future done")
 	}
 	if v, _ := f.GetNow(-1); v != -1 {

@@ -6,20 +6,27 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
+// Futures come out in the order their tasks complete, not the order they were submitted: the
+// tasks are released one by one (latches, not sleeps, so a loaded machine cannot reorder them).
 func TestCompletionServiceTakesInCompletionOrder(t *testing.T) {
 	e := executors.NewVirtualThreadPerTaskExecutor()
 	defer e.Close()
 	cs := executors.NewExecutorCompletionService[int](e)
-	for _, ms := range []int{60, 20, 40} {
-		if _, err := cs.Submit(sleeper(time.Duration(ms)*time.Millisecond, ms)); err != nil {
+	gates := map[int]*locks.CountDownLatch{}
+	for _, v := range []int{60, 20, 40} {
+		gate := locks.NewCountDownLatch(1)
+		gates[v] = gate
+		if _, err := cs.Submit(func() (int, error) { gate.Await(); return v, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var got []int
-	for range 3 {
+	for _, v := range []int{20, 40, 60} {
+		gates[v].CountDown()
 		f, err := cs.Take()
 		if err != nil {
 			t.Fatal(err)

@@ -21,9 +21,10 @@ var (
 	// ErrIllegalState is Java's IllegalStateException, raised by a panic from ResultNow and
 	// ExceptionNow when the future is not in the state they need.
 	ErrIllegalState = errors.New("executors: illegal state")
-	// ErrGoexit is the cause recorded when a task calls runtime.Goexit instead of returning: its
-	// future fails with it, so waiters do not hang.
-	ErrGoexit = errors.New("executors: task called runtime.Goexit")
+	// ErrGoexit is the cause recorded when a task or a CompletableFuture action calls
+	// runtime.Goexit instead of returning: its future fails with it, so waiters do not hang. It
+	// is thread.ErrGoexit, shared by every loom package that runs tasks.
+	ErrGoexit = thread.ErrGoexit
 )
 
 // ExecutionError is Java's ExecutionException: the task of a future failed. Cause is the error the

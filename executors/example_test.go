@@ -160,6 +160,28 @@ func ExampleCompletableFuture() {
 	// Output: LOOM 21 <nil>
 }
 
+// WhenComplete runs an action on the outcome and passes the outcome on. When the stage it
+// depends on failed, the failure wins over a panic of the action, which is kept as the
+// dependent's Suppressed error, as Java's whenComplete adds it to the exception; and the
+// dependents of one stage run last-registered first, as in Java:
+//
+//	f.whenComplete((v, ex) -> { throw new IllegalStateException("cleanup"); })
+func ExampleCompletableFuture_WhenComplete() {
+	f := executors.NewCompletableFuture[int]()
+	logged := f.WhenComplete(func(v int, err error) { fmt.Println("saw:", err) })
+	cleanup := f.WhenComplete(func(int, error) { panic("cleanup failed") })
+	fmt.Println(f)
+	f.CompleteExceptionally(errors.New("disk full"))
+	_, err := cleanup.Join()
+	fmt.Println(err, "| suppressed:", cleanup.Suppressed())
+	fmt.Println(logged.ExceptionNow())
+	// Output:
+	// CompletableFuture[Not completed, 2 dependents]
+	// saw: disk full
+	// executors: task failed: disk full | suppressed: panic: cleanup failed
+	// disk full
+}
+
 // A pool with a bounded queue whose overflow runs on the submitting thread: the usual
 // back-pressure set-up, as
 //

@@ -42,9 +42,17 @@ type ExecutorService interface {
 // Submit submits task for execution and returns a Future of its result. It returns an error
 // wrapping ErrRejected (and a nil Future) if es refuses the task. A nil task panics with an error
 // wrapping thread.ErrNilArgument. It ports ExecutorService.submit(Callable).
+//
+// On a ScheduledThreadPoolExecutor (or a type that embeds one) the future is the scheduled task
+// itself, a ScheduledFuture with no delay, as Java's ScheduledThreadPoolExecutor.submit returns:
+// cancelling it removes the task (with SetRemoveOnCancelPolicy), and what the pool does to the
+// task (cancelling it at Shutdown, the tasks ShutdownNow returns) settles this future.
 func Submit[T any](es ExecutorService, task func() (T, error)) (Future[T], error) {
 	if task == nil {
 		panic(nilArg("task"))
+	}
+	if s, ok := es.(scheduledPool); ok {
+		return submitScheduled(s.scheduledPool(), task)
 	}
 	f := NewFutureTask(task)
 	if err := es.Execute(f.Run); err != nil {
@@ -58,6 +66,9 @@ func Submit[T any](es ExecutorService, task func() (T, error)) (Future[T], error
 func SubmitRunnable(es ExecutorService, task func()) (Future[struct{}], error) {
 	if task == nil {
 		panic(nilArg("task"))
+	}
+	if s, ok := es.(scheduledPool); ok {
+		return s.scheduledPool().Schedule(task, 0)
 	}
 	f := NewFutureTaskRunnable(task, struct{}{})
 	if err := es.Execute(f.Run); err != nil {

@@ -204,10 +204,19 @@ func TestFixedPoolOf200VersusVirtualShape(t *testing.T) {
 		es.Close()
 		return time.Since(start)
 	}
-	fixed := run(executors.NewFixedThreadPool(200))
-	virtual := run(executors.NewVirtualThreadPerTaskExecutor())
-	t.Logf("2,000 x 100 ms: fixed pool of 200 %v, virtual %v", fixed, virtual)
-	if fixed < 950*time.Millisecond || virtual > 700*time.Millisecond || fixed < 3*virtual {
-		t.Fatalf("fixed %v, virtual %v: want ~1 s vs ~0.1 s", fixed, virtual)
+	// The pool's 10 waves take 1 s whatever the machine does. How much faster the virtual
+	// threads are depends on the load (and the race detector) at the moment of each run, so the
+	// pair is measured up to three times: a real regression fails all three.
+	for attempt := range 3 {
+		fixed := run(executors.NewFixedThreadPool(200))
+		virtual := run(executors.NewVirtualThreadPerTaskExecutor())
+		t.Logf("attempt %d: 2,000 x 100 ms: fixed pool of 200 %v, virtual %v", attempt+1, fixed, virtual)
+		if fixed < 950*time.Millisecond {
+			t.Fatalf("fixed pool took %v: fewer than 10 waves of 100 ms", fixed)
+		}
+		if virtual <= 700*time.Millisecond && fixed >= 3*virtual {
+			return
+		}
 	}
+	t.Fatal("want ~1 s (fixed pool) vs ~0.1 s (virtual) in one of three attempts")
 }

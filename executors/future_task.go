@@ -2,7 +2,6 @@ package executors
 
 import (
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -134,31 +133,10 @@ func (f *FutureTask[T]) afterRun() {
 }
 
 // call runs the task, turning a panic into a *PanicError. If the task calls runtime.Goexit the
-// future is failed with ErrGoexit here, in the deferred function, because nothing after the
-// task runs on this goroutine (see golang.org/x/sync/singleflight for the same two-step
-// pattern).
-func (f *FutureTask[T]) call() (v T, err error) {
-	normalReturn := false
-	recovered := false
-	defer func() {
-		if !normalReturn && !recovered {
-			f.setException(ErrGoexit)
-		}
-	}()
-	func() {
-		defer func() {
-			if normalReturn {
-				return
-			}
-			if r := recover(); r != nil {
-				err = &PanicError{Value: r, Stack: debug.Stack()}
-				recovered = true
-			}
-		}()
-		v, err = f.task()
-		normalReturn = true
-	}()
-	return v, err
+// future is failed with ErrGoexit from a deferred call, because nothing after the task runs on
+// this goroutine.
+func (f *FutureTask[T]) call() (T, error) {
+	return protect(f.task, func() { f.setException(ErrGoexit) })
 }
 
 func (f *FutureTask[T]) set(v T) {

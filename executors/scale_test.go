@@ -61,11 +61,13 @@ func TestScaleTenThousandSleepsFixedPoolVersusVirtual(t *testing.T) {
 	fixed := run(executors.NewFixedThreadPool(200))
 	virtual := run(executors.NewVirtualThreadPerTaskExecutor())
 	t.Logf("10,000 x 100 ms: fixed pool of 200 %v, virtual %v (ratio %.0f)", fixed, virtual, float64(fixed)/float64(virtual))
-	if fixed < 4900*time.Millisecond || fixed > 15*time.Second {
-		t.Errorf("fixed pool took %v, want ~5 s", fixed)
+	// The pool needs 50 waves of 100 ms whatever the machine does; the virtual threads sleep
+	// all at once. On a loaded machine both take longer, so the shape is checked as a ratio.
+	if fixed < 4900*time.Millisecond {
+		t.Errorf("fixed pool took %v: fewer than 50 waves of 100 ms", fixed)
 	}
-	if virtual > 2*time.Second {
-		t.Errorf("virtual took %v, want ~0.1-0.2 s", virtual)
+	if 2*virtual > fixed {
+		t.Errorf("virtual took %v, fixed pool %v: want the virtual threads several times faster", virtual, fixed)
 	}
 }
 

@@ -46,15 +46,18 @@ var epoch = time.Now()
 
 func nanoNow() int64 { return int64(time.Since(epoch)) }
 
+// triggerTime is the time a task delayed by delay is due: now plus delay, negative delays being
+// zero, saturated at math.MaxInt64 ("never": Java's Long.MAX_VALUE idiom).
 func triggerTime(delay time.Duration) int64 {
-	if delay < 0 {
-		delay = 0
+	return addSat(nanoNow(), int64(max(delay, 0)))
+}
+
+// addSat returns t+d for d >= 0, or math.MaxInt64 where the sum overflows.
+func addSat(t, d int64) int64 {
+	if t > math.MaxInt64-d {
+		return math.MaxInt64
 	}
-	t := nanoNow() + int64(delay)
-	if t < 0 { // overflow: as good as never
-		t = math.MaxInt64
-	}
-	return t
+	return t + d
 }
 
 // delayed is what the delay queue holds: a scheduled task of any result type.
@@ -115,7 +118,7 @@ func (s *scheduledTask[T]) run() {
 	}
 	if s.FutureTask.runAndReset() {
 		if s.period > 0 {
-			s.at.Add(int64(s.period))
+			s.at.Store(addSat(s.at.Load(), int64(s.period))) // only the runner writes at
 		} else {
 			s.at.Store(triggerTime(-s.period))
 		}
@@ -175,7 +178,8 @@ func (s *ScheduledThreadPoolExecutor) SetContinueExistingPeriodicTasksAfterShutd
 }
 
 // SetExecuteExistingDelayedTasksAfterShutdownPolicy says whether delayed one-shot tasks still
-// run after Shutdown (default true).
+// run after Shutdown (default true). With false, Shutdown cancels the one-shot tasks that are not
+// due yet; those already due (a task submitted with no delay just before) still run, as in Java.
 func (s *ScheduledThreadPoolExecutor) SetExecuteExistingDelayedTasksAfterShutdownPolicy(on bool) {
 	s.stopDelayed.Store(!on)
 	if !on && s.IsShutdown() {
@@ -219,12 +223,15 @@ func (s *ScheduledThreadPoolExecutor) canRunInCurrentRunState(t delayed) bool {
 func (s *ScheduledThreadPoolExecutor) onShutdown() {
 	keepDelayed := !s.stopDelayed.Load()
 	keepPeriodic := s.continuePeriodic.Load()
+	now := nanoNow()
 	for _, t := range s.dq.snapshot() {
+		// As Java's onShutdown: a one-shot task already due runs even when delayed tasks do not
+		// (its delay is not > 0), so a task submitted just before Shutdown is not dropped.
 		drop := t.done()
 		if t.periodic() {
 			drop = drop || !keepPeriodic
 		} else {
-			drop = drop || !keepDelayed
+			drop = drop || (!keepDelayed && t.when() > now)
 		}
 		if drop && s.dq.remove(t) {
 			t.cancel(false)
@@ -374,8 +381,10 @@ func (f *foreignScheduled[T]) Cancel(b bool) bool {
 	return ok
 }
 
-// ShutdownNow stops the pool and returns the tasks still queued (their futures stay as they
-// are); see ThreadPoolExecutor.ShutdownNow.
+// ShutdownNow stops the pool and returns the tasks still queued, due or not, in time order;
+// their futures stay as they are until a returned task is run, which cancels its future (the
+// pool is stopped), as running a ScheduledFutureTask that Java's shutdownNow returns does. See
+// ThreadPoolExecutor.ShutdownNow.
 func (s *ScheduledThreadPoolExecutor) ShutdownNow() []func() {
 	return s.ThreadPoolExecutor.ShutdownNow()
 }
@@ -564,7 +573,7 @@ func (q *delayQueue) poll(d time.Duration) (func(), bool, error) {
 	me := thread.Current()
 	var deadline int64
 	if d >= 0 {
-		deadline = nanoNow() + int64(d)
+		deadline = addSat(nanoNow(), int64(d))
 	}
 	for {
 		q.mu.Lock()
@@ -650,3 +659,20 @@ func (p *plainDelayed) periodic() bool   { return false }
 func (p *plainDelayed) cancel(bool) bool { return false }
 func (p *plainDelayed) done() bool       { return false }
 func (p *plainDelayed) String() string   { return fmt.Sprintf("task@%d", p.seq) }
+
+// scheduledPool is an executor whose Submit schedules the task itself rather than a FutureTask
+// wrapped in a second task: a ScheduledThreadPoolExecutor, or a type that embeds one.
+type scheduledPool interface {
+	scheduledPool() *ScheduledThreadPoolExecutor
+}
+
+func (s *ScheduledThreadPoolExecutor) scheduledPool() *ScheduledThreadPoolExecutor { return s }
+
+// submitScheduled is Submit on a scheduled pool: ScheduleCallable with no delay.
+func submitScheduled[T any](s *ScheduledThreadPoolExecutor, task func() (T, error)) (Future[T], error) {
+	f, err := ScheduleCallable[T](s, task, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}

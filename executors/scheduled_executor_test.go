@@ -85,17 +85,21 @@ func TestScheduleAtFixedRateRepeatsUntilCancelled(t *testing.T) {
 	s := newScheduled(1)
 	defer s.Close()
 	var n atomic.Int32
+	start := time.Now()
 	f, err := s.ScheduleAtFixedRate(func() { n.Add(1) }, 0, 20*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(210 * time.Millisecond)
+	// at least 5 runs come (a loaded machine may take longer), and not faster than the rate
+	// allows: the 5th run is due 80 ms after the first
+	eventually(t, "5 runs", func() bool { return n.Load() >= 5 })
+	elapsed := time.Since(start)
 	if !f.Cancel(false) {
 		t.Fatal("Cancel = false")
 	}
 	got := n.Load()
-	if got < 5 || got > 13 {
-		t.Fatalf("ran %d times in ~210ms at a 20ms rate", got)
+	if elapsed < 80*time.Millisecond || int64(got) > int64(elapsed/(20*time.Millisecond))+2 {
+		t.Fatalf("ran %d times in %v at a 20ms rate", got, elapsed)
 	}
 	time.Sleep(60 * time.Millisecond)
 	if n.Load() > got+1 {

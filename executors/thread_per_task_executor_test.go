@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/executors"
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -130,8 +131,9 @@ func TestSubmitAfterShutdownRejected(t *testing.T) {
 
 func TestShutdownLetsRunningTasksFinish(t *testing.T) {
 	e := executors.NewVirtualThreadPerTaskExecutor()
+	release := locks.NewCountDownLatch(1)
 	f, _ := executors.Submit(e, func() (string, error) {
-		if err := thread.Sleep(200 * time.Millisecond); err != nil {
+		if err := release.Await(); err != nil {
 			return "", err
 		}
 		return "done", nil
@@ -143,6 +145,7 @@ func TestShutdownLetsRunningTasksFinish(t *testing.T) {
 	if ok, err := e.AwaitTermination(10 * time.Millisecond); ok || err != nil {
 		t.Fatalf("AwaitTermination(10ms) = %v, %v", ok, err)
 	}
+	release.CountDown()
 	if ok, err := e.AwaitTermination(5 * time.Second); !ok || err != nil {
 		t.Fatalf("AwaitTermination = %v, %v", ok, err)
 	}

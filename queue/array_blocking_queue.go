@@ -130,7 +130,7 @@ func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 		return false, err
 	}
 	if q.count == len(q.items) && (b == nil || b.d > 0) {
-		if err := spinUntil(q.lock, func() bool { return int(q.size.Load()) < len(q.items) }); err != nil {
+		if err := spinUntil(q.lock, func() bool { return int(q.size.Load()) < len(q.items) }, true); err != nil {
 			return false, err
 		}
 	}
@@ -169,7 +169,7 @@ func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 		return e, false, err
 	}
 	if q.count == 0 && (b == nil || b.d > 0) {
-		if err := spinUntil(q.lock, func() bool { return q.size.Load() > 0 }); err != nil {
+		if err := spinUntil(q.lock, func() bool { return q.size.Load() > 0 }, true); err != nil {
 			return e, false, err
 		}
 	}

@@ -23,8 +23,10 @@ import (
 //
 // The blocking forms park the calling thread through [thread.Park], so a virtual thread unmounts
 // while it waits; they return [thread.ErrInterrupted] (and clear the interrupt status) if the
-// thread is interrupted on entry or while waiting, leaving the queue unchanged. A negative
-// timeout means zero: the call does not wait.
+// thread is interrupted while waiting, or before a call that has to wait, leaving the queue
+// unchanged. Whether an interrupt before the call fails one that need not wait depends on the
+// queue, as in Java (see the package documentation). A negative timeout means zero: the call does
+// not wait.
 //
 // Memory: actions in a thread before it puts an element happen before the actions that follow
 // the taking of that element in another thread.

@@ -16,11 +16,28 @@
 // wakes it: the waiting call returns [thread.ErrInterrupted] and clears the interrupt status,
 // leaving the queue as it was. The lock-based queues wait on the conditions of a
 // [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java; SynchronousQueue and
-// LinkedTransferQueue park on the nodes of a dual queue. A call that waits also checks the
-// interrupt status on entry and fails even when it could succeed at once (Java's
-// lockInterruptibly). Before it parks, a waiting thread looks again a few dozen times with the
-// lock released, as Java's synchronizers spin briefly: a partner on another carrier usually
-// arrives sooner than a park and a resume would take.
+// LinkedTransferQueue park on the nodes of a dual queue. Before it parks, a waiting thread looks
+// again a few dozen times with the lock released, as Java's synchronizers spin briefly: a
+// partner on another carrier usually arrives sooner than a park and a resume would take.
+//
+// Whether a thread interrupted before the call fails even when the call need not wait differs
+// from queue to queue, as it does in JDK 25 (each follows its Java class):
+//
+//	ArrayBlockingQueue, LinkedBlockingQueue     Take, Put, PollTimeout and OfferTimeout fail at
+//	                                            once (Java's lockInterruptibly)
+//	PriorityBlockingQueue, DelayQueue           Take and PollTimeout fail at once; Put and
+//	                                            OfferTimeout never wait and ignore the status
+//	LinkedBlockingDeque                         the timed forms fail at once; Take, Put and their
+//	                                            First/Last forms (Java's lock()) succeed if they
+//	                                            need not wait, leaving the status set
+//	LinkedTransferQueue                         Take and Transfer fail at once; PollTimeout and
+//	                                            TryTransferTimeout succeed if an element (a consumer)
+//	                                            is there, leaving the status set
+//	SynchronousQueue                            Take and Put fail at once; PollTimeout and
+//	                                            OfferTimeout succeed if a partner waits, leaving
+//	                                            the status set
+//
+// A call that has to wait fails when interrupted, before or while it waits, in every queue.
 //
 // Java's exceptions become errors: a full queue's Add returns [ErrFull]
 // (IllegalStateException "Queue full"), an empty queue's Remove returns [ErrEmpty]

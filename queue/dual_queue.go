@@ -104,17 +104,23 @@ func complete[T any](n *dualNode[T], e T, data bool) (T, *thread.Thread) {
 
 // xfer is the single operation behind every put and take: data says whether the caller brings e
 // (a producer) or wants one (a consumer). It returns the element received (consumers) and
-// whether the operation succeeded. Blocking modes check the interrupt status on entry; an
-// interrupted wait returns thread.ErrInterrupted with the status cleared, and leaves no trace in
-// the queue. A node matched just as its waiter was interrupted counts as matched: the element is
-// delivered and the interrupt status stays set, as in Java. lifo matches the newest node; blocker is what the thread reports it
-// is parked on.
+// whether the operation succeeded. lifo matches the newest node; blocker is what the thread
+// reports it is parked on.
+//
+// Interrupts follow JDK 25's LinkedTransferQueue and SynchronousQueue. The untimed blocking mode
+// (take, put, transfer) checks the interrupt status on entry and fails at once. The timed mode
+// (poll and offer with a timeout, tryTransfer with a timeout) does not: a partner already
+// waiting is matched and the call succeeds, leaving the status set; only when it finds no
+// partner does an interrupt fail it, even with a zero timeout. A failed call returns
+// thread.ErrInterrupted with the status cleared and leaves no trace in the queue. A node
+// matched just as its waiter was interrupted counts as matched: the element is delivered and
+// the interrupt status stays set, as in Java.
 func (q *dualQueue[T]) xfer(e T, data bool, how int, d time.Duration, lifo bool, blocker any) (T, bool, error) {
 	var zero T
 	var me *thread.Thread
 	if how == xferSync || how == xferTimed {
 		me = waitq.Current()
-		if me.IsInterrupted() && thread.Interrupted() {
+		if how == xferSync && me.IsInterrupted() && thread.Interrupted() {
 			return zero, false, thread.ErrInterrupted
 		}
 	}
@@ -130,6 +136,9 @@ func (q *dualQueue[T]) xfer(e T, data bool, how int, d time.Duration, lifo bool,
 	}
 	if how == xferNow || (how == xferTimed && d <= 0) {
 		q.mu.Unlock()
+		if how == xferTimed && me.IsInterrupted() && thread.Interrupted() {
+			return zero, false, thread.ErrInterrupted
+		}
 		return zero, false, nil
 	}
 	n := &dualNode[T]{data: data}

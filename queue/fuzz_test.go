@@ -92,7 +92,7 @@ func fuzzQueue(t *testing.T, q anyQueue, m *model, data []byte) {
 		op, v := data[step], int(data[step+1]%8)
 		ops := 18
 		if dq != nil {
-			ops = 26
+			ops = 28
 		}
 		switch int(op) % ops {
 		case 0:
@@ -182,9 +182,15 @@ func fuzzQueue(t *testing.T, q anyQueue, m *model, data []byte) {
 			check(step, "ToSlice", got, slices.Clone(m.items))
 			check(step, "All", all, slices.Clone(m.items))
 		case 16:
-			// interrupt status set: a blocking take fails at once, changing nothing
+			// interrupt status set: a timed poll fails at once, changing nothing (JDK 25's
+			// LinkedTransferQueue returns an element that is there, keeping the status)
 			thread.Current().Interrupt()
-			_, _, err := q.PollTimeout(0)
+			e, ok, err := q.PollTimeout(0)
+			if _, ltq := q.(*queue.LinkedTransferQueue[int]); ltq && len(m.items) > 0 {
+				check(step, "interrupted PollTimeout", []any{e, ok, err}, []any{m.pop(false), true, nil})
+				check(step, "status kept", thread.Interrupted(), true)
+				break
+			}
 			check(step, "interrupted PollTimeout", errors.Is(err, thread.ErrInterrupted), true)
 			check(step, "status cleared", thread.Current().IsInterrupted(), false)
 		case 17:
@@ -235,6 +241,31 @@ func fuzzQueue(t *testing.T, q anyQueue, m *model, data []byte) {
 			check(step, "RemoveLastOccurrence", dq.RemoveLastOccurrence(v), m.removeValue(v, true))
 		case 25:
 			check(step, "Backward", slices.Collect(dq.Backward()), reversed(m.items))
+		case 26:
+			// JDK 25's takeLast uses lock(): an element that is there is returned to an
+			// interrupted thread, which stays interrupted; on an empty deque it would wait, so
+			// it fails with the status cleared
+			thread.Current().Interrupt()
+			e, err := dq.TakeLast()
+			if len(m.items) > 0 {
+				check(step, "interrupted TakeLast", []any{e, err}, []any{m.pop(true), nil})
+				check(step, "status kept", thread.Interrupted(), true)
+			} else {
+				check(step, "interrupted TakeLast", errors.Is(err, thread.ErrInterrupted), true)
+				check(step, "status cleared", thread.Current().IsInterrupted(), false)
+			}
+		case 27:
+			// putFirst likewise inserts if there is room
+			thread.Current().Interrupt()
+			err := dq.PutFirst(v)
+			if !m.full() {
+				check(step, "interrupted PutFirst", err, nil)
+				check(step, "status kept", thread.Interrupted(), true)
+				m.push(v, true)
+			} else {
+				check(step, "interrupted PutFirst", errors.Is(err, thread.ErrInterrupted), true)
+				check(step, "status cleared", thread.Current().IsInterrupted(), false)
+			}
 		}
 	}
 	check(len(data), "final contents", sortedIf(m.prio, q.ToSlice()), slices.Clone(m.items))
@@ -259,6 +290,7 @@ func seedCorpus(f *testing.F) {
 	f.Add([]byte{3, 7, 3, 6, 3, 5, 12, 6, 13, 6, 7, 0, 8, 0, 8, 0, 8, 0, 16, 0, 17, 0})
 	f.Add([]byte{0, 5, 0, 5, 0, 5, 13, 5, 14, 0, 0, 1, 2, 2, 6, 0, 15, 0, 10, 7})
 	f.Add([]byte{18, 1, 19, 2, 20, 3, 21, 0, 22, 0, 23, 0, 24, 1, 25, 0, 0, 4, 18, 5, 19, 6, 25, 0, 15, 0})
+	f.Add([]byte{0, 1, 0, 2, 16, 0, 26, 0, 27, 3, 27, 4, 27, 5, 27, 6, 26, 0, 26, 0, 26, 0, 26, 0, 26, 0, 16, 0})
 	f.Add([]byte("the quick brown fox jumps over the lazy dog, again and again and again"))
 }
 

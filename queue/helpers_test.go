@@ -35,6 +35,9 @@ type kind struct {
 	unbounded func() anyQueue             // nil: cannot be unbounded
 	fifo      bool                        // FIFO (else priority order, least first)
 	blockPut  bool                        // Put/OfferTimeout wait and are interruptible
+	// untimed Take and Put take the lock with Java's lock(), not lockInterruptibly: with the
+	// interrupt status set they succeed when they need not wait (JDK 25's LinkedBlockingDeque)
+	lenientTakePut bool
 }
 
 // expiredInt is an int whose delay expired long ago, ordered by value, so a DelayQueue of them
@@ -52,7 +55,7 @@ func kinds() []kind {
 		{name: "LinkedBlockingQueue", fifo: true, blockPut: true,
 			bounded:   func(n int) anyQueue { return queue.NewLinkedBlockingQueue[int](n) },
 			unbounded: func() anyQueue { return new(queue.LinkedBlockingQueue[int]) }},
-		{name: "LinkedBlockingDeque", fifo: true, blockPut: true,
+		{name: "LinkedBlockingDeque", fifo: true, blockPut: true, lenientTakePut: true,
 			bounded:   func(n int) anyQueue { return queue.NewLinkedBlockingDeque[int](n) },
 			unbounded: func() anyQueue { return new(queue.LinkedBlockingDeque[int]) }},
 		{name: "PriorityBlockingQueue",

@@ -116,12 +116,17 @@ func (q *LinkedBlockingDeque[T]) offerEnd(e T, front bool) bool {
 	return q.link(e, front)
 }
 
+// offerWait inserts e, waiting for room up to b's time (b nil: without limit). As in JDK 25, the
+// timed forms take the lock interruptibly (an interrupt on entry fails them even when there is
+// room) and the untimed ones (put, putFirst, putLast) do not: they insert at once if there is
+// room, leaving the interrupt status set, and fail only if they have to wait.
 func (q *LinkedBlockingDeque[T]) offerWait(e T, front bool, b *budget) (bool, error) {
-	if err := q.lockUp(true); err != nil {
+	timed := b != nil
+	if err := q.lockUp(timed); err != nil {
 		return false, err
 	}
-	if !q.hasRoom() && (b == nil || b.d > 0) {
-		if err := spinUntil(&q.lock, func() bool { return int(q.size.Load()) < q.limit() }); err != nil {
+	if !q.hasRoom() && (!timed || b.d > 0) {
+		if err := spinUntil(&q.lock, func() bool { return int(q.size.Load()) < q.limit() }, timed); err != nil {
 			return false, err
 		}
 	}
@@ -143,12 +148,16 @@ func (q *LinkedBlockingDeque[T]) pollEnd(front bool) (e T, ok bool) {
 	return q.unlink(front), true
 }
 
+// pollWait removes an element from one end, waiting up to b's time (b nil: without limit). As
+// offerWait, the timed forms take the lock interruptibly and the untimed ones (take, takeFirst,
+// takeLast) do not: they return an element that is there, leaving the interrupt status set.
 func (q *LinkedBlockingDeque[T]) pollWait(front bool, b *budget) (e T, ok bool, err error) {
-	if err := q.lockUp(true); err != nil {
+	timed := b != nil
+	if err := q.lockUp(timed); err != nil {
 		return e, false, err
 	}
-	if q.items.len() == 0 && (b == nil || b.d > 0) {
-		if err := spinUntil(&q.lock, func() bool { return q.size.Load() > 0 }); err != nil {
+	if q.items.len() == 0 && (!timed || b.d > 0) {
+		if err := spinUntil(&q.lock, func() bool { return q.size.Load() > 0 }, timed); err != nil {
 			return e, false, err
 		}
 	}
@@ -223,8 +232,10 @@ func (q *LinkedBlockingDeque[T]) OfferTimeout(e T, d time.Duration) (bool, error
 }
 
 // PutFirst inserts e at the head, blocking until there is room. A virtual thread unmounts while it
-// waits. If the thread is interrupted on entry or while waiting, PutFirst returns
-// [thread.ErrInterrupted] (clearing the status) and leaves the deque unchanged. It ports putFirst.
+// waits. If it has to wait and the thread is interrupted (before or while it waits), PutFirst
+// returns [thread.ErrInterrupted] (clearing the status) and leaves the deque unchanged; if there
+// is room it inserts e even when the thread is interrupted, leaving the status set, as JDK 25's
+// putFirst (which takes the lock with lock(), not lockInterruptibly). It ports putFirst.
 func (q *LinkedBlockingDeque[T]) PutFirst(e T) error {
 	_, err := q.offerWait(e, true, nil)
 	return err
@@ -240,8 +251,10 @@ func (q *LinkedBlockingDeque[T]) PutLast(e T) error {
 func (q *LinkedBlockingDeque[T]) Put(e T) error { return q.PutLast(e) }
 
 // TakeFirst removes and returns the head, blocking until there is one. A virtual thread unmounts
-// while it waits. If the thread is interrupted on entry or while waiting, TakeFirst returns
-// [thread.ErrInterrupted] (clearing the status) and leaves the deque unchanged. It ports takeFirst.
+// while it waits. If it has to wait and the thread is interrupted (before or while it waits),
+// TakeFirst returns [thread.ErrInterrupted] (clearing the status) and leaves the deque unchanged;
+// if there is an element it returns it even when the thread is interrupted, leaving the status
+// set, as JDK 25's takeFirst (which takes the lock with lock()). It ports takeFirst.
 func (q *LinkedBlockingDeque[T]) TakeFirst() (T, error) {
 	e, _, err := q.pollWait(true, nil)
 	return e, err

@@ -183,7 +183,7 @@ func (q *LinkedBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 		return false, err
 	}
 	if !q.hasRoom() && (b == nil || b.d > 0) {
-		if err := spinUntil(&q.putLock, q.hasRoom); err != nil {
+		if err := spinUntil(&q.putLock, q.hasRoom, true); err != nil {
 			return false, err
 		}
 	}
@@ -228,7 +228,7 @@ func (q *LinkedBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 		return e, false, err
 	}
 	if !q.nonEmpty() && (b == nil || b.d > 0) {
-		if err := spinUntil(&q.takeLock, q.nonEmpty); err != nil {
+		if err := spinUntil(&q.takeLock, q.nonEmpty, true); err != nil {
 			return e, false, err
 		}
 	}

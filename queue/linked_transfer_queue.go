@@ -14,9 +14,11 @@ import (
 // consumers, as in Java's dual queue; waiters park through [thread.Park] (a virtual thread
 // unmounts), and an interrupt or timeout racing a hand-off never loses or duplicates an element.
 //
-// Take, PollTimeout, Transfer and TryTransferTimeout check the interrupt status on entry, like
-// every waiting call in this package; Java's LinkedTransferQueue.take instead returns an element
-// that is already there even when the thread is interrupted.
+// Interrupts follow JDK 25's LinkedTransferQueue: Take and Transfer check the interrupt status
+// on entry and fail at once (even with an element there, for Take); PollTimeout and
+// TryTransferTimeout do not: they succeed if an element (a consumer) is already there, leaving
+// the status set, and fail with [thread.ErrInterrupted] only when they would have to wait (even
+// with a zero timeout). Put, Offer and OfferTimeout never look at it.
 //
 // The zero value is an empty queue, like new LinkedTransferQueue(). A LinkedTransferQueue must
 // not be copied after first use.
@@ -80,8 +82,9 @@ func (q *LinkedTransferQueue[T]) TryTransfer(e T) bool {
 
 // TryTransferTimeout is Transfer that gives up after d (d <= 0: only a consumer already waiting),
 // taking e back out of the queue and reporting false. A virtual thread unmounts while it waits.
-// An interrupt on entry or while waiting returns [thread.ErrInterrupted] (clearing the status).
-// It ports tryTransfer(e, timeout, unit).
+// A consumer already waiting receives e even when the thread is interrupted (the status stays
+// set); otherwise an interrupt, on entry or while waiting, returns [thread.ErrInterrupted]
+// (clearing the status). It ports tryTransfer(e, timeout, unit).
 func (q *LinkedTransferQueue[T]) TryTransferTimeout(e T, d time.Duration) (bool, error) {
 	_, ok, err := q.q.xfer(e, true, xferTimed, d, false, q)
 	return ok, err
@@ -96,9 +99,10 @@ func (q *LinkedTransferQueue[T]) Take() (T, error) {
 }
 
 // PollTimeout removes and returns the head, blocking up to d for one; ok is false if none came in
-// time (d <= 0: does not wait). A virtual thread unmounts while it waits. An interrupt on entry
-// or while waiting returns [thread.ErrInterrupted] (clearing the status) and receives nothing. It
-// ports poll(timeout, unit).
+// time (d <= 0: does not wait). A virtual thread unmounts while it waits. An element already
+// there is returned even when the thread is interrupted (the status stays set); otherwise an
+// interrupt, on entry or while waiting, returns [thread.ErrInterrupted] (clearing the status)
+// and receives nothing. It ports poll(timeout, unit).
 func (q *LinkedTransferQueue[T]) PollTimeout(d time.Duration) (T, bool, error) {
 	return q.q.xfer(*new(T), false, xferTimed, d, false, q)
 }

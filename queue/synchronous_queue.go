@@ -47,8 +47,10 @@ func (s *SynchronousQueue[T]) Put(e T) error {
 
 // OfferTimeout hands e to a consumer, blocking up to d for one; it reports false if none took
 // it in time (d <= 0: only a consumer already waiting). A virtual thread unmounts while it waits.
-// An interrupt on entry or while waiting returns [thread.ErrInterrupted] (clearing the status)
-// and no consumer receives e. It ports SynchronousQueue.offer(e, timeout, unit).
+// A consumer already waiting receives e even when the thread is interrupted (the status stays
+// set, as in JDK 25); otherwise an interrupt, on entry or while waiting, returns
+// [thread.ErrInterrupted] (clearing the status) and no consumer receives e. It ports
+// SynchronousQueue.offer(e, timeout, unit).
 func (s *SynchronousQueue[T]) OfferTimeout(e T, d time.Duration) (bool, error) {
 	_, ok, err := s.q.xfer(e, true, xferTimed, d, !s.fair, s)
 	return ok, err
@@ -75,9 +77,11 @@ func (s *SynchronousQueue[T]) Take() (T, error) {
 }
 
 // PollTimeout receives an element, blocking up to d for a producer; ok is false if none came in
-// time (d <= 0: only a producer already waiting). A virtual thread unmounts while it waits. An
-// interrupt on entry or while waiting returns [thread.ErrInterrupted] (clearing the status) and
-// receives nothing. It ports SynchronousQueue.poll(timeout, unit).
+// time (d <= 0: only a producer already waiting). A virtual thread unmounts while it waits. A
+// producer already waiting hands its element over even when the thread is interrupted (the
+// status stays set, as in JDK 25); otherwise an interrupt, on entry or while waiting, returns
+// [thread.ErrInterrupted] (clearing the status) and receives nothing. It ports
+// SynchronousQueue.poll(timeout, unit).
 func (s *SynchronousQueue[T]) PollTimeout(d time.Duration) (T, bool, error) {
 	return s.q.xfer(*new(T), false, xferTimed, d, !s.fair, s)
 }

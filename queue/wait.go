@@ -72,16 +72,21 @@ func await(c *locks.Condition, b *budget, pass func() bool, waiting *atomic.Int3
 const spinsBeforeWait = 32
 
 // spinUntil releases l, spins until ready reports true or the spin budget is spent, then takes
-// l back (interruptibly: an interrupt meanwhile fails the call, as an interrupt while waiting
-// would). Parking and resuming a virtual thread costs a few microseconds, more than the partner
-// on another carrier usually needs to make the queue ready; Java's synchronizers spin briefly
-// for the same reason.
-func spinUntil(l *locks.ReentrantLock, ready func() bool) error {
+// l back: interruptibly, for the calls that take the lock with lockInterruptibly in Java (an
+// interrupt meanwhile fails the call, as an interrupt while waiting would), else not (Java's
+// lock(): an interrupt is left for the wait that follows, if there is one). Parking and resuming
+// a virtual thread costs a few microseconds, more than the partner on another carrier usually
+// needs to make the queue ready; Java's synchronizers spin briefly for the same reason.
+func spinUntil(l *locks.ReentrantLock, ready func() bool, interruptibly bool) error {
 	l.Unlock()
 	for i := 0; i < spinsBeforeWait && !ready(); i++ {
 		if i%16 == 15 {
 			runtime.Gosched()
 		}
+	}
+	if !interruptibly {
+		l.Lock()
+		return nil
 	}
 	return l.LockInterruptibly()
 }

@@ -81,9 +81,11 @@ func (c *Carrier) Get(key Key) any {
 // already in force. When op returns, or panics, the bindings in force before Run are restored;
 // a panic propagates unchanged. The bindings are seen by op and by the subtasks op forks in a
 // structured.Scope it opens, not by other threads. A structured scope that op opens and leaves
-// open is closed when op returns, and Run then panics with structured.ErrStructureViolation, as
-// Java's run throws StructureViolationException. A nil op panics with an error wrapping
-// thread.ErrNilArgument. It ports Carrier.run.
+// open has its threads shut down when op returns (Run waits for its running subtasks, without
+// cancelling them, as Java's ScopedValueContainer closes the scope's thread flock), and Run then
+// panics with structured.ErrStructureViolation, as Java's run throws
+// StructureViolationException; if op panicked, that panic goes on unchanged. A nil op panics
+// with an error wrapping thread.ErrNilArgument. It ports Carrier.run.
 func (c *Carrier) Run(op func()) {
 	if op == nil {
 		panic(fmt.Errorf("%w: scoped: Run with a nil operation", thread.ErrNilArgument))
@@ -96,8 +98,8 @@ func (c *Carrier) Run(op func()) {
 	defer func() { d.Scoped = prev }()
 	normal := false
 	if exit := rt.ScopedRunExit; exit != nil {
-		// a structured scope opened by op and left open is closed here, with the bindings still
-		// in force, and (unless op panicked) reported as a structure violation
+		// a structured scope opened by op and left open has its threads shut down here, with the
+		// bindings still in force, and (unless op panicked) is reported as a structure violation
 		defer func() { exit(f, normal) }()
 	}
 	op()

@@ -54,9 +54,11 @@
 //
 // Rules, as in JDK 25: only the owner forks, joins and closes (the scope's own subtasks may not
 // fork into it; a subtask opens a scope of its own instead); Join is called once, after the
-// forks; scopes are closed in the reverse order they were opened. A scope left open when the
-// scoped.Carrier.Run that encloses its opening returns is closed then, and Run panics with
-// ErrStructureViolation, as Java's ScopedValue.run does.
+// forks; scopes are closed in the reverse order they were opened. Closing a scope while a scope
+// opened after it is still open, or returning from the scoped.Carrier.Run that encloses a
+// scope's opening while it is open, shuts that scope's threads down as JDK 25 does (no new
+// thread starts in it, and the closer waits for the running ones, without cancelling them) and
+// panics with ErrStructureViolation; the scope itself must still be joined and closed.
 //
 // Prefer golang.org/x/sync/errgroup in Go code that does not need Java's shape; use this package
 // when porting code written against StructuredTaskScope, or to get interrupts, virtual threads and

@@ -23,7 +23,8 @@ type Joiner[T, R any] interface {
 	// handler.
 	OnComplete(subtask Subtask[T]) bool
 	// Result is called by Join, on the owner thread, once every subtask has completed or the
-	// scope was cancelled; an error makes Join return a *FailedError with it as Cause.
+	// scope was cancelled; an error makes Join return a *FailedError with it as Cause, and so
+	// does a panic (the Cause is then a *PanicError), as Java's join wraps what result throws.
 	Result() (R, error)
 }
 
@@ -31,17 +32,50 @@ type Joiner[T, R any] interface {
 // Embed it and write Result (and whichever of the two you need).
 type BaseJoiner[T any] struct{}
 
-// OnFork returns false.
-func (BaseJoiner[T]) OnFork(Subtask[T]) bool { return false }
+// OnFork returns false. It panics with an error wrapping thread.ErrIllegalArgument if subtask is
+// not Unavailable, and with one wrapping thread.ErrNilArgument for the zero Subtask, as Java's
+// default Joiner.onFork.
+func (BaseJoiner[T]) OnFork(subtask Subtask[T]) bool {
+	ensureUnavailable(subtask)
+	return false
+}
 
-// OnComplete returns false.
-func (BaseJoiner[T]) OnComplete(Subtask[T]) bool { return false }
+// OnComplete returns false. It panics with an error wrapping thread.ErrIllegalArgument if
+// subtask has not completed (is Unavailable), and with one wrapping thread.ErrNilArgument for
+// the zero Subtask, as Java's default Joiner.onComplete.
+func (BaseJoiner[T]) OnComplete(subtask Subtask[T]) bool {
+	ensureCompleted(subtask)
+	return false
+}
+
+// ensureUnavailable is the check of every joiner's OnFork.
+func ensureUnavailable[T any](s Subtask[T]) {
+	if s.st == nil {
+		panic(fmt.Errorf("%w: structured: nil subtask", thread.ErrNilArgument))
+	}
+	if s.State() != Unavailable {
+		panic(fmt.Errorf("%w: structured: subtask not in UNAVAILABLE state", thread.ErrIllegalArgument))
+	}
+}
+
+// ensureCompleted is the check of every joiner's OnComplete; it returns the subtask's state.
+func ensureCompleted[T any](s Subtask[T]) State {
+	if s.st == nil {
+		panic(fmt.Errorf("%w: structured: nil subtask", thread.ErrNilArgument))
+	}
+	st := s.State()
+	if st == Unavailable {
+		panic(fmt.Errorf("%w: structured: subtask has not completed", thread.ErrIllegalArgument))
+	}
+	return st
+}
 
 // subtaskList records forked subtasks in fork order; OnFork runs on the owner only, so it needs
 // no lock, and Result reads it on the owner too.
 type subtaskList[T any] struct{ subtasks []Subtask[T] }
 
 func (l *subtaskList[T]) OnFork(s Subtask[T]) bool {
+	ensureUnavailable(s)
 	l.subtasks = append(l.subtasks, s)
 	return false
 }
@@ -66,7 +100,7 @@ type allSuccessful[T any] struct {
 }
 
 func (j *allSuccessful[T]) OnComplete(s Subtask[T]) bool {
-	if s.State() == Failed {
+	if ensureCompleted(s) == Failed {
 		j.failure.record(s.st.err)
 		return true
 	}
@@ -93,7 +127,7 @@ type anySuccessful[T any] struct {
 }
 
 func (j *anySuccessful[T]) OnComplete(s Subtask[T]) bool {
-	switch s.State() {
+	switch ensureCompleted(s) {
 	case Success:
 		j.first.CompareAndSwap(nil, s.st)
 		return true
@@ -127,7 +161,7 @@ type awaitAllSuccessful[T any] struct {
 }
 
 func (j *awaitAllSuccessful[T]) OnComplete(s Subtask[T]) bool {
-	if s.State() == Failed {
+	if ensureCompleted(s) == Failed {
 		j.failure.record(s.st.err)
 		return true
 	}
@@ -162,6 +196,9 @@ type allUntil[T any] struct {
 	isDone func(Subtask[T]) bool
 }
 
-func (j *allUntil[T]) OnComplete(s Subtask[T]) bool { return j.isDone(s) }
+func (j *allUntil[T]) OnComplete(s Subtask[T]) bool {
+	ensureCompleted(s)
+	return j.isDone(s)
+}
 
 func (j *allUntil[T]) Result() ([]Subtask[T], error) { return j.subtasks, nil }

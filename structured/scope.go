@@ -3,13 +3,13 @@ package structured
 import (
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/internal/usercode"
 	"github.com/loomgo/loom/thread"
 	"github.com/loomgo/loom/threadlocal"
 )
@@ -72,9 +72,10 @@ type core struct {
 	cancelled      atomic.Bool
 	timeoutExpired atomic.Bool
 
-	mu      sync.Mutex
-	threads map[*thread.Thread]struct{} // threads whose task has not finished
-	ended   []*thread.Thread            // threads whose task finished, not yet joined
+	mu          sync.Mutex
+	flockClosed bool                        // no new thread may start: see closeFlock
+	threads     map[*thread.Thread]struct{} // threads whose task has not finished
+	ended       []*thread.Thread            // threads whose task finished, not yet joined
 }
 
 // openScopes is each thread's stack of open scopes, innermost last, to check that scopes are
@@ -83,8 +84,10 @@ var openScopes threadlocal.ThreadLocal[*[]*core]
 
 func init() { rt.ScopedRunExit = closeScopesOpenedIn }
 
-// closeScopesOpenedIn closes the scopes the current thread opened while the scoped-value
-// bindings frame was in force and left open, innermost first; see rt.ScopedRunExit.
+// closeScopesOpenedIn force-closes the scopes the current thread opened while the scoped-value
+// bindings frame was in force and left open, innermost first, and takes them off the thread's
+// stack; see rt.ScopedRunExit. As Java's ScopedValueContainer does (popForcefully, then each
+// scope's ThreadFlock.close), this closes their thread flocks only: see closeFlock.
 func closeScopesOpenedIn(frame any, normal bool) {
 	stack := openScopes.Get()
 	if stack == nil {
@@ -100,9 +103,9 @@ func closeScopesOpenedIn(frame any, normal bool) {
 		return
 	}
 	for j := len(open) - 1; j >= 0; j-- {
-		open[j].close(open[j])
+		open[j].closeFlock()
 	}
-	*stack = slices.DeleteFunc(*stack, func(x *core) bool { return x.state.Load() == stClosed })
+	*stack = slices.DeleteFunc(*stack, func(x *core) bool { return slices.Contains(open, x) })
 	if len(*stack) == 0 {
 		openScopes.Remove()
 	}
@@ -168,10 +171,13 @@ func OpenWith[T, R any](joiner Joiner[T, R], options ...Option) *Scope[T, R] {
 // Fork starts a thread that runs task as a subtask of s and returns its Subtask, in state
 // Unavailable until the task completes. The joiner's OnFork sees the subtask first, on the
 // calling thread; if it panics, the panic propagates and no thread is started. If the scope is
-// already cancelled, or OnFork cancels it, no thread is started and the subtask stays
-// Unavailable. When the task completes before the scope is cancelled, the subtask becomes
-// Success (task returned a nil error) or Failed (it returned an error, or panicked: the error
-// is then a *PanicError), and the joiner's OnComplete sees it on the subtask's thread. The
+// already cancelled, or OnFork cancels it, or its threads were shut down by the close of an
+// enclosing scope (see Close), no thread is started and the subtask stays Unavailable. When the
+// task completes before the scope is cancelled, the subtask becomes Success (task returned a nil
+// error) or Failed (it returned an error, panicked: the error is then a *PanicError, or called
+// runtime.Goexit: thread.ErrGoexit), and the joiner's OnComplete sees it on the subtask's
+// thread. A task whose scope is cancelled after its thread started still runs, with its
+// thread's interrupt status set, as in Java; its outcome is discarded. The
 // subtask thread sees the scoped-value bindings captured when s was opened, and everything the
 // owner did before Fork happens before the task starts.
 //
@@ -192,9 +198,6 @@ func Fork[U, T, R any](s *Scope[T, R], task func() (U, error)) Subtask[U] {
 	if st > stForked {
 		panic(illegalState("join already called or scope is closed"))
 	}
-	if rt.CurrentData().Scoped != c.bindings {
-		panic(structureViolation("scoped value bindings have changed since the scope was opened"))
-	}
 	if tu, tt := reflect.TypeFor[U](), reflect.TypeFor[T](); tu != tt && !tu.AssignableTo(tt) {
 		panic(fmt.Errorf("%w: structured: a subtask result of type %v cannot be a %v", thread.ErrIllegalArgument, tu, tt))
 	}
@@ -212,7 +215,8 @@ func Fork[U, T, R any](s *Scope[T, R], task func() (U, error)) Subtask[U] {
 }
 
 // start creates and starts the thread that runs sub; it does nothing if the scope is cancelled
-// first.
+// or its flock closed first (Java's ThreadFlock.start then fails, and fork ignores it), and
+// panics with ErrStructureViolation if the bindings in force are not the scope's.
 func (c *core) start(sub *subtask, task func() (any, error)) {
 	t := c.factory.NewThread(func() { c.run(sub, task) })
 	if t == nil {
@@ -223,10 +227,17 @@ func (c *core) start(sub *subtask, task func() (any, error)) {
 	// Registering under mu, with the cancelled check, orders the registration with cancel:
 	// either cancel sees the thread (and interrupts it) or we see cancelled (and do not start).
 	c.mu.Lock()
-	if c.cancelled.Load() {
+	if c.cancelled.Load() || c.flockClosed {
 		c.mu.Unlock()
 		sub.thread = nil
 		return
+	}
+	// Java checks the bindings when the thread starts, after the flock has accepted it: a scope
+	// whose flock is closed returns an Unavailable subtask even under other bindings.
+	if rt.CurrentData().Scoped != c.bindings {
+		c.mu.Unlock()
+		sub.thread = nil
+		panic(structureViolation("scoped value bindings have changed since the scope was opened"))
 	}
 	c.threads[t] = struct{}{}
 	c.mu.Unlock()
@@ -237,15 +248,21 @@ func (c *core) start(sub *subtask, task func() (any, error)) {
 	}
 }
 
-// run is the body of a subtask's thread.
+// run is the body of a subtask's thread. The task runs even if the scope was cancelled after
+// the thread started (cancel has interrupted the thread then), as Java's SubtaskImpl.run does.
 func (c *core) run(sub *subtask, task func() (any, error)) {
 	defer c.finished(sub.thread)
+	v, err := call(task, func() { c.complete(sub, nil, thread.ErrGoexit) })
+	c.complete(sub, v, err)
+}
+
+// complete records the outcome of sub's task and tells the joiner, unless the scope was
+// cancelled meanwhile (the outcome is then discarded and sub stays Unavailable). A panic in
+// OnComplete ends the subtask's thread through its uncaught-exception handler, as in Java; the
+// deferred finished in run still lets the owner go on.
+func (c *core) complete(sub *subtask, v any, err error) {
 	if c.cancelled.Load() {
-		return // cancelled between start and run
-	}
-	v, err := call(task)
-	if c.cancelled.Load() {
-		return // a result after cancellation is discarded
+		return
 	}
 	sub.value, sub.err = v, err
 	if err != nil {
@@ -253,21 +270,16 @@ func (c *core) run(sub *subtask, task func() (any, error)) {
 	} else {
 		sub.state.Store(int32(Success))
 	}
-	// A panic in OnComplete ends this thread through its uncaught-exception handler, as in
-	// Java; the deferred finished still lets the owner go on.
 	if c.onComplete(sub) {
 		c.cancel(sub.thread)
 	}
 }
 
-// call runs task, turning a panic into a *PanicError.
-func call(task func() (any, error)) (v any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
-		}
-	}()
-	v, err = task()
+// call runs task, turning a panic into a *PanicError. If task calls runtime.Goexit, call runs
+// onGoexit and does not return: the subtask then completes as failed with thread.ErrGoexit, so
+// a Goexit cannot pass for a success.
+func call(task func() (any, error), onGoexit func()) (any, error) {
+	v, err := usercode.Call(task, onGoexit)
 	if err != nil {
 		v = nil
 	}
@@ -328,10 +340,11 @@ func (c *core) expire() {
 // (except after ErrInterrupted). A virtual owner unmounts while it waits.
 //
 // Join returns a *FailedError if the joiner's Result returns an error (for the built-in joiners,
-// the first subtask failure), an error wrapping ErrTimeout if the scope's timeout expired
-// (before or during Join; the scope is then cancelled), and thread.ErrInterrupted if the owner
-// is interrupted while subtasks are still running (the interrupt status is cleared; the scope
-// is not cancelled, and Close will cancel it). Join may be called once: a second call panics
+// the first subtask failure) or panics (the Cause is then a *PanicError), an error wrapping
+// ErrTimeout if the scope's timeout expired (before or during Join; the scope is then
+// cancelled), and thread.ErrInterrupted if the owner is interrupted while subtasks are still
+// running (the interrupt status is cleared; the scope is not cancelled, and Close will cancel
+// it). Join may be called once: a second call panics
 // with ErrIllegalState, whatever the first returned; so does Join after Close. A call by a thread
 // other than the owner panics with ErrWrongThread. It ports StructuredTaskScope.join.
 func (s *Scope[T, R]) Join() (R, error) {
@@ -354,12 +367,17 @@ func (s *Scope[T, R]) Join() (R, error) {
 	}
 	c.stopTimer()
 	c.state.Store(stJoinCompleted)
-	r, err := s.joiner.Result()
+	r, err := result(s.joiner)
 	if err != nil {
 		return zero, &FailedError{Cause: err}
 	}
 	return r, nil
 }
+
+// result calls the joiner's Result; a panic in it becomes its error (a *PanicError), as Java's
+// join wraps whatever joiner.result() throws in a FailedException. A Goexit in it ends the
+// owner, which owes nothing more here.
+func result[T, R any](j Joiner[T, R]) (R, error) { return usercode.Call(j.Result, func() {}) }
 
 // awaitAll waits, uninterruptibly, until every started thread has terminated; an interrupt
 // received meanwhile is re-asserted when it returns.
@@ -403,10 +421,15 @@ func (s *Scope[T, R]) IsCancelled() bool { return s.cancelled.Load() }
 // interrupt received meanwhile is re-asserted on return). A virtual owner unmounts while it
 // waits. Closing a closed scope does nothing.
 //
-// After closing, Close panics with ErrStructureViolation if scopes the owner opened after s are
-// still open (they are closed first) or the scoped-value bindings in force differ from those
-// when s was opened, and otherwise with ErrIllegalState if subtasks were forked but Join was
-// never called. A call by a thread other than the owner panics with ErrWrongThread. It ports
+// Closing a scope while scopes the owner opened after it are still open is a structure
+// violation: after closing s, Close shuts down the threads of those nested scopes, innermost
+// first, as Java's close does with their thread flocks. A nested scope is not cancelled by this:
+// Close waits for its running subtasks to end (they complete normally), and it stays usable:
+// Fork returns an Unavailable subtask without running it, Join returns its joiner's result, and
+// it must still be closed. Close then panics with ErrStructureViolation. It also panics with
+// ErrStructureViolation if the scoped-value bindings in force differ from those when s was
+// opened, and otherwise with ErrIllegalState if subtasks were forked but Join was never called.
+// A call by a thread other than the owner panics with ErrWrongThread. It ports
 // StructuredTaskScope.close.
 func (s *Scope[T, R]) Close() {
 	c := &s.core
@@ -420,17 +443,18 @@ func (s *Scope[T, R]) Close() {
 	if stack != nil {
 		i = slices.Index(*stack, c)
 	}
+	// A scope no longer on the stack had its flock closed by an enclosing close; as Java's close
+	// of such a scope (its flock is closed, its container already popped), Close does not
+	// check the bindings then.
+	rebound := i >= 0 && rt.CurrentData().Scoped != c.bindings
+	c.close(s)
 	nested := i >= 0 && i < len(*stack)-1
-	if nested {
+	if i >= 0 {
 		inner := (*stack)[i+1:]
 		for j := len(inner) - 1; j >= 0; j-- {
-			inner[j].close(inner[j])
+			inner[j].closeFlock()
 		}
-	}
-	rebound := rt.CurrentData().Scoped != c.bindings
-	c.close(s)
-	if stack != nil {
-		*stack = slices.DeleteFunc(*stack, func(x *core) bool { return x == c || x.state.Load() == stClosed })
+		*stack = (*stack)[:i]
 		if len(*stack) == 0 {
 			openScopes.Remove()
 		}
@@ -443,6 +467,18 @@ func (s *Scope[T, R]) Close() {
 	case st == stForked:
 		panic(illegalState("owner did not join after forking"))
 	}
+}
+
+// closeFlock is what an enclosing scope's close (or the end of the scoped.Carrier.Run the scope
+// was opened in) does to a scope left open inside it, as Java's ThreadFlock.close from
+// popForcefully: no new thread starts in the scope, and the owner waits, uninterruptibly, for
+// the threads it has. The scope is not cancelled (its subtasks run to their end and complete)
+// and not closed: Fork, Join and Close still work.
+func (c *core) closeFlock() {
+	c.mu.Lock()
+	c.flockClosed = true
+	c.mu.Unlock()
+	c.awaitAll(c)
 }
 
 // close cancels the scope unless Join completed, waits for its threads and marks it closed;

@@ -1,7 +1,10 @@
 package structured_test
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/loomgo/loom/scoped"
 	"github.com/loomgo/loom/structured"
@@ -95,19 +98,27 @@ func TestForkUnderOtherBindingsIsStructureViolation(t *testing.T) {
 	})
 }
 
-// jtreg WithScopedValue.testStructureViolation1: a scope opened inside a Run and left open is
-// closed when the operation returns, and Run throws StructureViolationException; the enclosing
-// scope then closes normally.
-func TestScopeLeftOpenInsideRunIsStructureViolation(t *testing.T) {
+// jtreg WithScopedValue.testStructureViolation1 (issue 15, defect 9): a scope opened inside a
+// Run and left open has its thread flock closed when the operation returns, and Run panics with
+// ErrStructureViolation; the scope is not closed: a fork fails to start a thread (its subtask is
+// Unavailable and never runs), Join works, and Close closes it. The enclosing scope then closes
+// normally.
+func TestWithScopedValue_testStructureViolation1(t *testing.T) {
 	v := scoped.NewInstance[string]()
 	outer := structured.Open()
 	var leaked *structured.Scope[any, struct{}]
 	mustPanic(t, structured.ErrStructureViolation, func() {
 		scoped.Where(v, "x").Run(func() { leaked = structured.Open() })
 	})
-	mustPanic(t, structured.ErrIllegalState, func() {
-		structured.Fork(leaked, func() (int, error) { return 1, nil })
-	})
+	var ran atomic.Bool
+	sub := structured.Fork(leaked, func() (int, error) { ran.Store(true); return 1, nil })
+	if _, err := leaked.Join(); err != nil {
+		t.Errorf("Join = %v", err)
+	}
+	if sub.State() != structured.Unavailable || ran.Load() {
+		t.Errorf("fork into the leaked scope: %v, ran %v", sub.State(), ran.Load())
+	}
+	leaked.Close()
 	outer.Close()
 }
 
@@ -131,4 +142,47 @@ func TestOnlyForksInheritBindings(t *testing.T) {
 			t.Errorf("subtask saw %v", got)
 		}
 	})
+}
+
+// A Run whose operation panics or calls runtime.Goexit with a scope left open closes that
+// scope's flock on the way out (waiting for its subtask, which completes) and lets the panic go
+// on unchanged, as Java's ScopedValue.run rethrows the operation's exception (with the
+// StructureViolationException only suppressed); a Goexit ends the thread (issue 15, defects 4
+// and 7).
+func TestScopeLeftOpenWhenRunPanicsOrGoexits(t *testing.T) {
+	v := scoped.NewInstance[string]()
+	for _, how := range []string{"panic", "goexit"} {
+		t.Run(how, func(t *testing.T) {
+			var sub structured.Subtask[string]
+			var leaked *structured.Scope[any, struct{}]
+			var r any
+			th := thread.OfVirtual().Start(func() {
+				defer func() {
+					if how == "panic" {
+						r = recover()
+					}
+					if v.IsBound() {
+						t.Error("binding still in force after Run unwound")
+					}
+				}()
+				scoped.Where(v, "x").Run(func() {
+					leaked = structured.Open()
+					sub = structured.Fork(leaked, sleeper(50*time.Millisecond, "done", nil))
+					if how == "panic" {
+						panic("op boom")
+					}
+					runtime.Goexit()
+				})
+			})
+			if err := th.Join(); err != nil {
+				t.Fatal(err)
+			}
+			if how == "panic" && r != "op boom" {
+				t.Errorf("Run panicked with %v, want the operation's panic", r)
+			}
+			if sub.State() != structured.Success || leaked.IsCancelled() {
+				t.Errorf("subtask %v, scope cancelled %v: want it waited for and completed", sub.State(), leaked.IsCancelled())
+			}
+		})
+	}
 }

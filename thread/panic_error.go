@@ -1,6 +1,9 @@
 package thread
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // PanicError is a panic recovered from a task, as an error: the value passed to panic and the
 // stack of the goroutine where it was recovered. Loom's executors and structured scopes complete a
@@ -20,3 +23,8 @@ func (p *PanicError) Unwrap() error {
 	err, _ := p.Value.(error)
 	return err
 }
+
+// ErrGoexit is the failure recorded for a task that called runtime.Goexit instead of returning:
+// loom's futures and structured subtasks complete with it (the goroutine goes on exiting), so
+// nothing that waits for the task hangs. Java has no counterpart; a Java task returns or throws.
+var ErrGoexit = errors.New("thread: task called runtime.Goexit")

@@ -105,15 +105,24 @@ func jucCases() []Case {
 			go func() {
 				defer close(done)
 				for {
-					if v, _ := e.Exchange(0); v < 0 {
+					v, err := e.Exchange(0)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					if v < 0 {
 						return
 					}
 				}
 			}()
 			for i := 0; b.Loop(); i++ {
-				e.Exchange(i)
+				if _, err := e.Exchange(i); err != nil {
+					b.Fatal(err)
+				}
 			}
-			e.Exchange(-1)
+			if _, err := e.Exchange(-1); err != nil {
+				b.Fatal(err)
+			}
 			<-done
 		}},
 	}
