@@ -41,11 +41,12 @@ const (
 type FutureTask[T any] struct {
 	_ noCopy
 
-	state  atomic.Int32
-	task   func() (T, error)
-	runner atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
-	result T                             // written before the state becomes stNormal
-	err    error                         // written before the state becomes stExceptional
+	state      atomic.Int32
+	hasWaiters atomic.Bool // a waiter has queued itself (or is about to): see finishCompletion
+	task       func() (T, error)
+	runner     atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
+	result     T                             // written before the state becomes stNormal
+	err        error                         // written before the state becomes stExceptional
 
 	mu      sync.Mutex
 	waiters []*thread.Thread
@@ -155,16 +156,20 @@ func (f *FutureTask[T]) setException(err error) {
 	}
 }
 
-// finishCompletion wakes every waiter and runs the done hook. A waiter checks the state under
-// f.mu before it queues itself, and the state is final before we take f.mu here, so no waiter
-// queues itself after the drain and sleeps forever.
+// finishCompletion wakes every waiter and runs the done hook. A waiter sets hasWaiters, then
+// checks the state under f.mu before it queues itself; the state is final before this looks at
+// hasWaiters (and takes f.mu if it is set), so either the waiter sees the final state and does
+// not queue itself, or this sees the flag and drains the queue after the waiter is in it: no
+// waiter sleeps forever, and a future nobody waited for completes without taking the lock.
 func (f *FutureTask[T]) finishCompletion() {
-	f.mu.Lock()
-	ws := f.waiters
-	f.waiters = nil
-	f.mu.Unlock()
-	for _, w := range ws {
-		thread.Unpark(w)
+	if f.hasWaiters.Load() {
+		f.mu.Lock()
+		ws := f.waiters
+		f.waiters = nil
+		f.mu.Unlock()
+		for _, w := range ws {
+			thread.Unpark(w)
+		}
 	}
 	if f.onDone != nil {
 		f.onDone()
@@ -276,6 +281,7 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 				deadline = time.Now().Add(d)
 			}
 			f.mu.Lock()
+			f.hasWaiters.Store(true) // before the state is looked at: see finishCompletion
 			if f.state.Load() > stCompleting {
 				f.mu.Unlock()
 				continue

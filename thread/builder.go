@@ -55,7 +55,7 @@ func (b *builder) nextName() string {
 
 // init gives t, not yet shared, what the builder says: its task, name and handler, and the
 // creating thread's inheritable thread-locals. A thread that gets none of these has no extra.
-func (b *builder) init(t *Thread, name string, task rt.Runner) {
+func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
 	t.task = task
 	if name != "" {
 		t.ext().name.Store(&name)
@@ -64,7 +64,7 @@ func (b *builder) init(t *Thread, name string, task rt.Runner) {
 		t.ext().ueh = b.ueh
 	}
 	if !b.noInherit {
-		if px := Current().x.Load(); px != nil {
+		if px := cur.x.Load(); px != nil {
 			var d rt.Data
 			d.InheritFrom(&px.data)
 			if d.Locals != nil {
@@ -126,7 +126,9 @@ func init() {
 		if !ok || !f.virtual {
 			return false
 		}
-		f.init(tx.(*Thread), f.nextName(), r)
+		if tx != nil {
+			f.init(tx.(*Thread), f.nextName(), r)
+		}
 		return true
 	}
 }
@@ -175,16 +177,17 @@ func (v *VirtualBuilder) Scheduler(s *Scheduler) *VirtualBuilder { v.sched = s; 
 // initVirtual makes t, zero and not yet shared, a new virtual thread on s (nil: the default
 // scheduler, or the creating virtual thread's) that runs task.
 func initVirtual(t *Thread, s *Scheduler, b *builder, name string, task rt.Runner) {
+	cur := Current()
 	if s == nil {
 		// a virtual thread made by a virtual thread uses its parent's scheduler
-		if cur := Current(); cur.isVirtual() {
+		if cur.isVirtual() {
 			s = cur.sched
 		} else {
 			s = DefaultScheduler()
 		}
 	}
 	t.id, t.kind, t.sched = idSeq.Add(1), kindVirtual, s
-	b.init(t, name, task)
+	b.init(t, cur, name, task)
 }
 
 // Unstarted returns a new virtual thread, in state New, that will run task. A nil task panics
@@ -280,8 +283,8 @@ func initPlatform(t *Thread, b *builder, daemon *bool, prio int, name string, ta
 	if name == "" && !b.counting && b.name == "" {
 		name = "Thread-" + itoa(platformNameSeq.Add(1)-1)
 	}
-	b.init(t, name, task)
 	cur := Current()
+	b.init(t, cur, name, task)
 	x := t.ext()
 	if daemon != nil {
 		x.daemon.Store(*daemon)

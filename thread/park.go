@@ -554,6 +554,15 @@ func (t *Thread) endAbnormally(v any) {
 			p.GoroutineExiting()
 		}
 	}()
+	if c, ok := t.task.(rt.Catcher); ok {
+		var stack []byte
+		if v != nil {
+			stack = debug.Stack()
+		}
+		c.Caught(v, stack)
+		returns = v != nil
+		return
+	}
 	if v != nil {
 		t.uncaught(v, debug.Stack())
 		returns = true
@@ -569,6 +578,9 @@ func (t *Thread) finish() *carrier.Slot {
 	}
 	if x := t.x.Load(); x != nil && x.labelled {
 		t.unlabelGoroutine()
+	}
+	if e, ok := t.task.(rt.Ender); ok {
+		e.Ended()
 	}
 	s := t.slot.Swap(nil)
 	if p := t.parker; p != nil && s.Spare == nil {
