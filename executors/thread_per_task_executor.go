@@ -53,11 +53,14 @@ type taskShard struct {
 	_    [32]byte // shards on separate cache lines
 }
 
-// taskNode is a task in the executor's lists.
+// taskNode is a task in the executor's lists; its shard is its thread's (shardOf).
 type taskNode struct {
 	t          *thread.Thread
 	prev, next *taskNode
-	shard      *taskShard
+}
+
+func (e *ThreadPerTaskExecutor) shardOf(t *thread.Thread) *taskShard {
+	return &e.shards[t.ThreadID()&(shardCount-1)]
 }
 
 // NewThreadPerTaskExecutor returns an executor that creates one thread with f for each task and
@@ -116,8 +119,7 @@ func (e *ThreadPerTaskExecutor) startWrapped(task func()) error {
 // startNode adds the node of t, a new thread, to the executor's list and starts t.
 func (e *ThreadPerTaskExecutor) startNode(n *taskNode, t *thread.Thread) error {
 	n.t = t
-	sh := &e.shards[t.ThreadID()&(shardCount-1)]
-	n.shard = sh
+	sh := e.shardOf(t)
 	sh.mu.Lock()
 	n.next = sh.head
 	if sh.head != nil {
@@ -226,7 +228,7 @@ func (e *ThreadPerTaskExecutor) rejected(cause error) error {
 // sets the flag before it looks at the lists, and Go's atomics and mutexes order the two, so at
 // least one of them sees the other (both may: signal is idempotent).
 func (e *ThreadPerTaskExecutor) taskComplete(n *taskNode) {
-	sh := n.shard
+	sh := e.shardOf(n.t)
 	sh.mu.Lock()
 	if n.prev != nil {
 		n.prev.next = n.next

@@ -58,7 +58,8 @@ func (b *builder) nextName() string {
 func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
 	t.task = task
 	if name != "" {
-		t.ext().name.Store(&name)
+		n := name // not &name: that would move the parameter to the heap for every thread
+		t.ext().name.Store(&n)
 	}
 	if b.ueh != nil {
 		t.ext().ueh = b.ueh

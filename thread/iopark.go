@@ -108,7 +108,7 @@ func (t *Thread) ioBegin(w *rt.IOWait) *rt.IOWait {
 	io := &t.ext().io
 	prev := io.wait.Swap(w)
 	io.depth++
-	if t.interrupted.Load() {
+	if t.bits.get(bitInterrupted) {
 		w.Interrupt(t)
 	}
 	return prev

@@ -61,14 +61,14 @@ const (
 	seqShift    = 9
 )
 
-// permitFor returns the permit a park with the given reason consumes: LockSupport's permit for
-// ordinary parks, and a separate one for monitor entry and Object.wait, which in Java neither
-// consume nor grant the park permit.
-func (t *Thread) permitFor(reason int) *atomic.Bool {
+// permitFor returns the bit of the permit a park with the given reason consumes: LockSupport's
+// permit for ordinary parks, and a separate one for monitor entry and Object.wait, which in Java
+// neither consume nor grant the park permit.
+func permitFor(reason int) uint32 {
 	if reason == rt.ParkWaiting {
-		return &t.permit
+		return bitPermit
 	}
-	return &t.mpermit
+	return bitMonitorPermit
 }
 
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
@@ -93,7 +93,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 // by parkInPlace. It returns true if t has unmounted and published its park: the caller must
 // then call awaitWake and parkEnd.
 func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st State) bool {
-	if t.permitFor(reason).CompareAndSwap(true, false) || reason != rt.ParkBlocked && t.interrupted.Load() || timeout == 0 {
+	if t.bits.take(permitFor(reason)) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) || timeout == 0 {
 		return false // monitor entry (ParkBlocked) ignores interrupts, as in Java
 	}
 	slot := t.slot.Load()
@@ -143,11 +143,11 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
 	t.slot.Store(nil)
 	t.park.Store(parked)
-	permit := t.permitFor(reason)
-	if permit.Load() || reason != rt.ParkBlocked && t.interrupted.Load() {
+	permit := permitFor(reason)
+	if t.bits.get(permit) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			t.slot.Store(slot)
-			permit.Store(false)
+			t.bits.clear(permit)
 			t.afterPark(parked)
 			return false
 		}
@@ -173,9 +173,9 @@ func (t *Thread) parkEnd() {
 	t.mount(slot)
 	t.park.Store(w >> seqShift << seqShift)
 	if w&flagMonitor == 0 {
-		t.permit.Store(false)
+		t.bits.clear(bitPermit)
 	} else {
-		t.mpermit.Store(false)
+		t.bits.clear(bitMonitorPermit)
 	}
 	t.afterPark(w)
 }
@@ -199,7 +199,7 @@ func (t *Thread) firstUnmount(slot *carrier.Slot) {
 //
 //go:noinline
 func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) {
-	permit := t.permitFor(reason)
+	permit := permitFor(reason)
 	interruptible := reason != rt.ParkBlocked
 	pinnedBy := ""
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
@@ -238,12 +238,12 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 		x.timer.Reset(timeout)
 	}
 	t.park.Store(parked)
-	if permit.Load() || interruptible && t.interrupted.Load() {
+	if t.bits.get(permit) || interruptible && t.bits.get(bitInterrupted) {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			if ownTimer {
 				t.x.Load().timer.Stop()
 			}
-			permit.Store(false)
+			t.bits.clear(permit)
 			t.afterPark(parked)
 			return
 		}
@@ -279,7 +279,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 		}
 	}
 	t.park.Store(seq << seqShift)
-	permit.Store(false)
+	t.bits.clear(permit)
 	t.afterPark(parked)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
@@ -462,7 +462,7 @@ func nanotime() int64 { return rt.Nanotime() }
 
 // unpark makes t's permit available and resumes t if it is parked (but not in a monitor).
 func (t *Thread) unpark() {
-	t.permit.Store(true)
+	t.bits.set(bitPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
 		t.resumeIf(v, false, false)
 	}
@@ -470,7 +470,7 @@ func (t *Thread) unpark() {
 
 // unparkMonitor makes t's monitor permit available and resumes t if it is parked in a monitor.
 func (t *Thread) unparkMonitor() {
-	t.mpermit.Store(true)
+	t.bits.set(bitMonitorPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
 		t.resumeIf(v, true, false)
 	}
@@ -478,7 +478,7 @@ func (t *Thread) unparkMonitor() {
 
 // interruptWake resumes t if it is parked interruptibly, after Interrupt set its status.
 func (t *Thread) interruptWake() {
-	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
+	t.bits.set(bitPermit) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
 		t.resumeIf(v, false, false)
 	}
@@ -628,7 +628,7 @@ func ParkUntil(deadline time.Time) {
 		t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 		return
 	}
-	t.permit.Store(false)
+	t.bits.clear(bitPermit)
 }
 
 // Unpark makes t's permit available: if t is parked it returns from Park, otherwise its next Park
@@ -650,14 +650,14 @@ func Sleep(d time.Duration) error {
 		return nil
 	}
 	t := Current()
-	if t.interrupted.Swap(false) {
+	if t.bits.take(bitInterrupted) {
 		return ErrInterrupted
 	}
 	if d == 0 {
 		return sleepZero(t)
 	}
 	deadline := rt.Deadline(d) // saturates: math.MaxInt64 sleeps forever rather than not at all
-	hadPermit := t.permit.Swap(false)
+	hadPermit := t.bits.take(bitPermit)
 	var err error
 	for {
 		left := deadline - nanotime()
@@ -668,14 +668,14 @@ func Sleep(d time.Duration) error {
 			t.awaitWake() // from this frame, not parkFor's: see parkStart
 			t.parkEnd()
 		}
-		if t.interrupted.Swap(false) {
+		if t.bits.take(bitInterrupted) {
 			err = ErrInterrupted
 			break
 		}
 	}
 	// no deferred call (it would deepen every sleeping thread's stack): parkFor does not panic
 	if hadPermit {
-		t.permit.Store(true)
+		t.bits.set(bitPermit)
 	}
 	return err
 }
@@ -683,7 +683,7 @@ func Sleep(d time.Duration) error {
 //go:noinline
 func sleepZero(t *Thread) error {
 	Yield()
-	if t.interrupted.Swap(false) {
+	if t.bits.take(bitInterrupted) {
 		return ErrInterrupted
 	}
 	return nil
@@ -691,7 +691,7 @@ func sleepZero(t *Thread) error {
 
 // Interrupted reports whether the current thread's interrupt status was set, and clears it. It
 // ports Thread.interrupted().
-func Interrupted() bool { return Current().interrupted.Swap(false) }
+func Interrupted() bool { return Current().bits.take(bitInterrupted) }
 
 // Yield gives the current virtual thread's carrier to the next queued virtual thread and queues
 // itself behind the ones already waiting (FIFO); with nothing queued, or when the thread is

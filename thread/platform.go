@@ -189,7 +189,7 @@ func AwaitNonDaemon() {
 			}
 		}
 		if interrupted {
-			Current().interrupted.Store(true)
+			Current().bits.set(bitInterrupted)
 		}
 	}
 }

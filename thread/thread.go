@@ -21,31 +21,49 @@ import (
 type Thread struct {
 	_ noCopy
 
-	// The core: what every start, park and wake-up touches, in 112 bytes (one allocation of
-	// 112 for a thread that never parks). What few threads use lives in extra, made on first
-	// use; what every parking thread needs to wait lives in its parker (park.go).
+	// The core: what every start, park and wake-up touches, in 96 bytes (one allocation of 96
+	// for a thread that never parks). What few threads use lives in extra, made on first use;
+	// what every parking thread needs to wait lives in its parker (park.go).
 	//
 	// Designs measured and not taken: everything in one struct (loom's first Thread: 240 bytes,
 	// then 330 with the I/O park state, half of the bytes a million trivial futures allocated);
 	// a sync.Cond or a wake channel in the core (56 and 8+112 bytes that a thread which never
 	// parks would carry for nothing).
-	park        atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
-	state       atomic.Int32  // State
-	interrupted atomic.Bool
-	permit      atomic.Bool // LockSupport's park permit
-	mpermit     atomic.Bool // the permit of monitor waits (see permitFor)
-	pinDepth    int32       // nesting of Native (the thread's own)
-	monitors    int32       // monitors held, locks.Monitor (the thread's own)
-	regIndex    int32       // 1 + index in the registry of virtual threads, 0 if not in it (registry.go)
-	kind        uint8       // kindVirtual, kindPlatform or kindForeign; set before the Thread is shared
-	id          int64
-	gid         int64                        // goroutine the thread runs on (0 until it runs); set before published
-	sched       *Scheduler                   // virtual threads only
-	slot        atomic.Pointer[carrier.Slot] // the carrier it is mounted on, nil if none
-	task        rt.Runner                    // nil once terminated
-	parker      *parker                      // made at the first park (park.go)
-	x           atomic.Pointer[extra]        // made on first use; see ext
+	park     atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
+	state    atomic.Int32  // State
+	bits     bitFlags      // bitInterrupted, bitPermit, bitMonitorPermit
+	pinDepth int32         // nesting of Native (the thread's own)
+	monitors int32         // monitors held, locks.Monitor (the thread's own)
+	regIndex int32         // 1 + index in the registry of virtual threads, 0 if not in it (registry.go)
+	kind     uint8         // kindVirtual, kindPlatform or kindForeign; set before the Thread is shared
+	id       int64
+	gid      int64                        // goroutine the thread runs on (0 until it runs); set before published
+	sched    *Scheduler                   // virtual threads only
+	slot     atomic.Pointer[carrier.Slot] // the carrier it is mounted on, nil if none
+	task     rt.Runner                    // nil once terminated
+	parker   *parker                      // made at the first park (park.go)
+	x        atomic.Pointer[extra]        // made on first use; see ext
 }
+
+// The bits of Thread.bits, each an atomic boolean.
+const (
+	bitInterrupted   = 1 << iota // the interrupt status
+	bitPermit                    // LockSupport's park permit
+	bitMonitorPermit             // the permit of monitor waits (see permitFor)
+)
+
+// bitFlags is a word of atomic booleans: one word instead of one per flag in every Thread.
+// Each operation is one atomic instruction, sequentially consistent like sync/atomic's others.
+type bitFlags struct{ v atomic.Uint32 }
+
+func (f *bitFlags) get(m uint32) bool { return f.v.Load()&m != 0 }
+
+func (f *bitFlags) set(m uint32) { f.v.Or(m) }
+
+func (f *bitFlags) clear(m uint32) { f.v.And(^m) }
+
+// take clears m and reports whether it was set (Swap(false) and CompareAndSwap(true, false)).
+func (f *bitFlags) take(m uint32) bool { return f.v.And(^m)&m != 0 }
 
 // The kinds of Thread.
 const (
@@ -227,7 +245,7 @@ func (t *Thread) alive() bool {
 
 // IsInterrupted reports whether t's interrupt status is set, without clearing it. It ports
 // Thread.isInterrupted().
-func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
+func (t *Thread) IsInterrupted() bool { return t.bits.get(bitInterrupted) }
 
 // Interrupt sets t's interrupt status and wakes it if it is blocked in a loom call: Sleep, Join,
 // a lock, a condition, a queue or a future then return ErrInterrupted (clearing the status), and
@@ -236,7 +254,7 @@ func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
 // thread that is not blocked is kept until its next interruptible call. Interrupting a thread
 // that has not started or has ended just sets the status. It ports Thread.interrupt().
 func (t *Thread) Interrupt() {
-	t.interrupted.Store(true)
+	t.bits.set(bitInterrupted)
 	t.interruptWake()
 	t.interruptIO()
 }
@@ -449,7 +467,7 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 			panic(fmt.Errorf("%w: a thread cannot join itself", ErrIllegalThreadState))
 		}
 	}
-	if me.interrupted.Swap(false) {
+	if me.bits.take(bitInterrupted) {
 		return false, ErrInterrupted
 	}
 	x := t.ext()
@@ -473,7 +491,7 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 		poll = time.Millisecond
 	}
 	for t.State() != Terminated {
-		if me.interrupted.Swap(false) {
+		if me.bits.take(bitInterrupted) {
 			t.removeJoiner(me)
 			return false, ErrInterrupted
 		}

@@ -42,11 +42,11 @@ import (
 // bubble.
 type timerQueue struct {
 	mu      carrier.Lock // taken deep in a parking thread's stack (add): see carrier.Lock
-	heap    []timerEntry
+	heap    timerHeap
 	running bool
 	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for, or stale entries to drop (made with the queue: see init)
 
-	n     atomic.Int64 // len(heap), for dropped
+	n     atomic.Int64 // heap.n, for dropped
 	stale atomic.Int64 // entries whose park ended before their deadline (see above)
 }
 
@@ -58,22 +58,108 @@ type timerEntry struct {
 	parked uint64 // the park word the deadline belongs to
 }
 
+// timerHeap is the queue's 4-ary heap, stored in chunks of chunkLen entries: it grows by a chunk
+// and shrinks by one, and never copies (a slice grown by doubling leaves its old arrays as
+// garbage, as much again as the heap over its growth; by a quarter, four times as much). The
+// queue's goroutine adds a chunk before the heap is full (grow), so that add, deep in a parking
+// thread's stack, does not allocate.
+type timerHeap struct {
+	chunks []*timerChunk
+	n      int
+}
+
+const (
+	chunkBits = 10
+	chunkLen  = 1 << chunkBits
+)
+
+type timerChunk [chunkLen]timerEntry
+
+func (h *timerHeap) at(i int) *timerEntry { return &h.chunks[i>>chunkBits][i&(chunkLen-1)] }
+
+func (h *timerHeap) cap() int { return len(h.chunks) * chunkLen }
+
+// tight reports whether the heap should get a chunk more before it fills up.
+func (h *timerHeap) tight() bool { return h.n >= h.cap()-chunkLen/2 }
+
+// grow adds a chunk if the heap is tight, and drops an empty chunk at the end if two are free.
+func (h *timerHeap) grow() {
+	switch {
+	case h.tight():
+		h.chunks = append(h.chunks, new(timerChunk))
+	case len(h.chunks) > 1 && h.n <= h.cap()-2*chunkLen:
+		h.chunks[len(h.chunks)-1] = nil
+		h.chunks = h.chunks[:len(h.chunks)-1]
+	}
+}
+
+// push appends e and moves it to its place; it reports whether e is now the earliest.
+func (h *timerHeap) push(e timerEntry) bool {
+	if h.n == h.cap() {
+		h.chunks = append(h.chunks, new(timerChunk)) // the goroutine did not keep up: grow here
+	}
+	i := h.n
+	h.n++
+	for i > 0 {
+		p := (i - 1) / 4
+		pe := h.at(p)
+		if pe.when <= e.when {
+			break
+		}
+		*h.at(i) = *pe
+		i = p
+	}
+	*h.at(i) = e
+	return i == 0
+}
+
+// pop removes the earliest entry.
+func (h *timerHeap) pop() {
+	h.n--
+	last := h.at(h.n)
+	e := *last
+	*last = timerEntry{}
+	if h.n > 0 {
+		h.down(0, e)
+	}
+}
+
+// down puts e at i or below, keeping the heap ordered.
+func (h *timerHeap) down(i int, e timerEntry) {
+	n := h.n
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m, me := c, h.at(c)
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if je := h.at(j); je.when < me.when {
+				m, me = j, je
+			}
+		}
+		if e.when <= me.when {
+			break
+		}
+		*h.at(i) = *me
+		i = m
+	}
+	*h.at(i) = e
+}
+
 // init makes the queue ready. (Not in add, which runs deep in a parking thread's stack and must
 // not allocate there: see park.go.)
 func (q *timerQueue) init() {
 	q.poke = make(chan struct{}, 1)
-	q.heap = make([]timerEntry, 0, 64)
+	q.heap.chunks = []*timerChunk{new(timerChunk)}
 }
 
 // add queues t's timed park with word parked until deadline.
 func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	q.mu.Lock()
-	// The goroutine grows the heap ahead of need (grow): an append that has to grow it here, deep
-	// in a parking thread's stack, would take the runtime's malloc deep with it.
-	tight := len(q.heap) >= cap(q.heap)-cap(q.heap)/4
-	q.heap = append(q.heap, timerEntry{when: deadline, t: t, parked: parked})
-	first := q.up(len(q.heap)-1) == 0
-	q.n.Store(int64(len(q.heap)))
+	first := q.heap.push(timerEntry{when: deadline, t: t, parked: parked})
+	tight := q.heap.tight()
+	q.n.Store(int64(q.heap.n))
 	start := !q.running
 	if start {
 		q.running = true
@@ -107,28 +193,24 @@ func (q *timerQueue) run() {
 	var due []timerEntry // the batch due now, reused
 	for {
 		q.mu.Lock()
-		if s := q.stale.Load(); s > 0 && 2*s >= int64(len(q.heap)) {
+		if s := q.stale.Load(); s > 0 && 2*s >= int64(q.heap.n) {
 			q.compactLocked()
 		}
-		if n := len(q.heap); n >= cap(q.heap)-cap(q.heap)/4 {
-			h := make([]timerEntry, n, max(2*n, 64))
-			copy(h, q.heap)
-			q.heap = h
-		}
+		q.heap.grow()
 		now := nanotime()
 		due = due[:0]
 		// at most a batch per lock hold: the threads adding entries wait for this lock
-		for len(q.heap) > 0 && q.heap[0].when <= now && len(due) < maxBatch {
-			due = append(due, q.heap[0])
-			q.popLocked()
+		for q.heap.n > 0 && q.heap.at(0).when <= now && len(due) < maxBatch {
+			due = append(due, *q.heap.at(0))
+			q.heap.pop()
 		}
-		q.n.Store(int64(len(q.heap)))
-		empty := len(q.heap) == 0
+		q.n.Store(int64(q.heap.n))
+		empty := q.heap.n == 0
 		var next int64
 		if empty {
 			q.running = false
 		} else {
-			next = q.heap[0].when
+			next = q.heap.at(0).when
 		}
 		q.mu.Unlock()
 		lost := int64(0)
@@ -158,86 +240,31 @@ func (q *timerQueue) run() {
 // compactLocked drops the stale entries (whose thread's park word has moved on) and rebuilds
 // the heap.
 func (q *timerQueue) compactLocked() {
-	h := q.heap
+	h := &q.heap
 	k := 0
-	for _, e := range h {
-		if e.t.park.Load() == e.parked {
-			h[k] = e
+	for i := range h.n {
+		if e := *h.at(i); e.t.park.Load() == e.parked {
+			*h.at(k) = e
 			k++
 		}
 	}
-	clear(h[k:])
-	q.stale.Add(-int64(len(h) - k))
-	h = h[:k]
-	if cap(h) > 1024 && k < cap(h)/4 {
-		h = append(make([]timerEntry, 0, 2*k), h...) // give back the memory of a burst
+	for i := k; i < h.n; i++ {
+		*h.at(i) = timerEntry{}
 	}
-	q.heap = h
+	q.stale.Add(-int64(h.n - k))
+	h.n = k
 	if k > 1 {
 		for i := (k - 2) / 4; i >= 0; i-- {
-			q.down(i)
+			h.down(i, *h.at(i))
 		}
+	}
+	for len(h.chunks) > 1 && h.n <= h.cap()-2*chunkLen {
+		h.grow() // give back the memory of a burst
 	}
 }
 
 func (q *timerQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.heap)
-}
-
-// popLocked removes the earliest entry.
-func (q *timerQueue) popLocked() {
-	h := q.heap
-	last := len(h) - 1
-	h[0] = h[last]
-	h[last] = timerEntry{}
-	q.heap = h[:last]
-	if last > 0 {
-		q.down(0)
-	}
-	if cap(q.heap) > 1024 && len(q.heap) < cap(q.heap)/4 {
-		q.heap = append(make([]timerEntry, 0, 2*len(q.heap)), q.heap...) // give back the memory of a burst
-	}
-}
-
-// up moves entry i towards the root and returns where it ends.
-func (q *timerQueue) up(i int) int {
-	h := q.heap
-	e := h[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if h[p].when <= e.when {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-	return i
-}
-
-// down moves entry i towards the leaves.
-func (q *timerQueue) down(i int) {
-	h := q.heap
-	n := len(h)
-	e := h[i]
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		for j := c + 1; j < c+4 && j < n; j++ {
-			if h[j].when < h[m].when {
-				m = j
-			}
-		}
-		if e.when <= h[m].when {
-			break
-		}
-		h[i] = h[m]
-		i = m
-	}
-	h[i] = e
+	return q.heap.n
 }

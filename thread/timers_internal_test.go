@@ -2,6 +2,7 @@ package thread
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,7 +39,8 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 			}
 			q.mu.Lock()
 			live := 0
-			for i, e := range q.heap {
+			for i := range q.heap.n {
+				e := *q.heap.at(i)
 				if e.t.park.Load() == e.parked {
 					live++
 					if model[e.t] != e.when {
@@ -47,11 +49,11 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 				} else if _, ok := model[e.t]; ok {
 					t.Fatalf("seed %d: entry %d stale but in the model", seed, i)
 				}
-				if i > 0 && q.heap[(i-1)/4].when > e.when {
+				if i > 0 && q.heap.at((i-1)/4).when > e.when {
 					t.Fatalf("seed %d: heap order broken at %d", seed, i)
 				}
 			}
-			n, stale, counted := len(q.heap), len(q.heap)-live, q.stale.Load()
+			n, stale, counted := q.heap.n, q.heap.n-live, q.stale.Load()
 			q.mu.Unlock()
 			if live != len(model) {
 				t.Fatalf("seed %d: %d live entries, model %d", seed, live, len(model))
@@ -68,7 +70,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			q.mu.Lock()
-			running, n := q.running, len(q.heap)
+			running, n := q.running, q.heap.n
 			q.mu.Unlock()
 			if !running && n == 0 {
 				break
@@ -141,5 +143,45 @@ func TestTimedParksLeaveNoTimerEntries(t *testing.T) {
 			t.Fatalf("%d timer entries left, %d stale", s.timers.len(), s.timers.stale.Load())
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// The chunked heap across chunk boundaries: random pushes and pops come out in deadline order,
+// and the chunks grow and shrink with it.
+func TestTimerHeapOrderAcrossChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var h timerHeap
+	h.chunks = []*timerChunk{new(timerChunk)}
+	var model []int64
+	for round := range 6 {
+		for range 3 * chunkLen {
+			if len(model) > 0 && r.IntN(3) == 0 {
+				min := slices.Min(model)
+				if got := h.at(0).when; got != min {
+					t.Fatalf("round %d: earliest %d, want %d", round, got, min)
+				}
+				h.pop()
+				model = slices.Delete(model, slices.Index(model, min), slices.Index(model, min)+1)
+			} else {
+				w := r.Int64N(1 << 40)
+				h.push(timerEntry{when: w})
+				model = append(model, w)
+			}
+			h.grow()
+			if h.n != len(model) || h.cap() < h.n || h.cap() > h.n+3*chunkLen {
+				t.Fatalf("round %d: %d entries in %d chunks, model %d", round, h.n, len(h.chunks), len(model))
+			}
+		}
+	}
+	slices.Sort(model)
+	for i, want := range model {
+		if got := h.at(0).when; got != want {
+			t.Fatalf("pop %d: %d, want %d", i, got, want)
+		}
+		h.pop()
+		h.grow()
+	}
+	if h.n != 0 || len(h.chunks) != 1 {
+		t.Fatalf("empty heap keeps %d entries in %d chunks", h.n, len(h.chunks))
 	}
 }
