@@ -59,17 +59,17 @@ func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
 	t.task = task
 	if name != "" {
 		n := name // not &name: that would move the parameter to the heap for every thread
-		t.ext().name.Store(&n)
+		t.more().name.Store(&n)
 	}
 	if b.ueh != nil {
-		t.ext().ueh = b.ueh
+		t.more().ueh = b.ueh
 	}
 	if !b.noInherit {
-		if px := cur.x.Load(); px != nil {
+		if pm := cur.moreIfAny(); pm != nil {
 			var d rt.Data
-			d.InheritFrom(&px.data)
+			d.InheritFrom(&pm.data)
 			if d.Locals != nil {
-				t.ext().data = d
+				t.more().data = d
 			}
 		}
 	}
@@ -286,7 +286,7 @@ func initPlatform(t *Thread, b *builder, daemon *bool, prio int, name string, ta
 	}
 	cur := Current()
 	b.init(t, cur, name, task)
-	x := t.ext()
+	x := t.more()
 	if daemon != nil {
 		x.daemon.Store(*daemon)
 	} else {

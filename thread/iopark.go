@@ -105,7 +105,7 @@ func currentIfAttached() *Thread {
 }
 
 func (t *Thread) ioBegin(w *rt.IOWait) *rt.IOWait {
-	io := &t.ext().io
+	io := &t.more().io
 	prev := io.wait.Swap(w)
 	io.depth++
 	if t.bits.get(bitInterrupted) {
@@ -115,7 +115,7 @@ func (t *Thread) ioBegin(w *rt.IOWait) *rt.IOWait {
 }
 
 func (t *Thread) ioPark(how int) {
-	io := &t.ext().io
+	io := &t.more().io
 	if io.parked != 0 {
 		return // parked already, by this call or an enclosing one
 	}
@@ -164,7 +164,7 @@ func (t *Thread) ioPark(how int) {
 }
 
 func (t *Thread) ioEnd(prev *rt.IOWait) {
-	io := &t.x.Load().io // ioBegin made it
+	io := &t.moreIfAny().io // ioBegin made it
 	io.wait.Store(prev)
 	if io.parked == io.depth {
 		io.parked = 0
@@ -206,8 +206,8 @@ func (t *Thread) remount(p *carrier.Pool) {
 
 // ioWait returns the I/O call t waits in, or nil.
 func (t *Thread) ioWait() *rt.IOWait {
-	if x := t.x.Load(); x != nil {
-		return x.io.wait.Load()
+	if m := t.moreIfAny(); m != nil {
+		return m.io.wait.Load()
 	}
 	return nil
 }

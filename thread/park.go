@@ -232,7 +232,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	}
 	if !ownTimer {
 		t.armWake()
-	} else if x := t.ext(); x.timer == nil {
+	} else if x := t.more(); x.timer == nil {
 		x.timer = time.NewTimer(timeout)
 	} else {
 		x.timer.Reset(timeout)
@@ -241,7 +241,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	if t.bits.get(permit) || interruptible && t.bits.get(bitInterrupted) {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			if ownTimer {
-				t.x.Load().timer.Stop()
+				t.moreIfAny().timer.Stop()
 			}
 			t.bits.clear(permit)
 			t.afterPark(parked)
@@ -340,7 +340,7 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
 	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
-		t.x.Load().timer.Reset(0)
+		t.moreIfAny().timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
 		if err := t.sched.pool.Submit(t.resumption()); err != nil {
 			// the scheduler was closed while t was parked; Close waits for live threads, so this
@@ -437,7 +437,7 @@ func (t *Thread) wakeWith(s *carrier.Slot) {
 // awaitTimer waits until the park with word parked is resumed by a waker, or its deadline
 // passes (then it resumes the park itself).
 func (t *Thread) awaitTimer(parked uint64, deadline int64) {
-	timer := t.x.Load().timer
+	timer := t.moreIfAny().timer
 	resumed := parked&^phaseMask | phaseResumed
 	for {
 		<-timer.C
@@ -576,7 +576,7 @@ func (t *Thread) finish() *carrier.Slot {
 	if t.regIndex != 0 {
 		unregisterVirtual(t)
 	}
-	if x := t.x.Load(); x != nil && x.labelled {
+	if m := t.moreIfAny(); m != nil && m.labelled {
 		t.unlabelGoroutine()
 	}
 	if e, ok := t.task.(rt.Ender); ok {

@@ -281,11 +281,11 @@ func attach(gid int64) *Thread {
 		t = mainThread
 	} else {
 		t = newThread(kindForeign, nil)
-		t.ext().name.Store(ptr("Thread-" + itoa(platformNameSeq.Add(1)-1)))
+		t.more().name.Store(ptr("Thread-" + itoa(platformNameSeq.Add(1)-1)))
 	}
 	t.gid = gid
 	t.state.Store(int32(Runnable))
-	t.ext().attachEpoch = sweepEpoch.Load()
+	t.more().attachEpoch = sweepEpoch.Load()
 	register(gid, t)
 	if gid != 1 && foreignCount.Add(1) > foreignLimit.Load() {
 		sweepForeign(false)
@@ -336,7 +336,7 @@ func sweepForeign(wait bool) {
 			if !t.isForeign() {
 				continue
 			}
-			if _, ok := live[gid]; ok || t.x.Load().attachEpoch >= epoch {
+			if _, ok := live[gid]; ok || t.moreIfAny().attachEpoch >= epoch {
 				n++
 				continue
 			}

@@ -469,7 +469,7 @@ func (t *Thread) labelGoroutine() {
 	if !t.sched.opts.ProfilerLabels {
 		return
 	}
-	x := t.ext()
+	x := t.more()
 	if x.labelled {
 		return
 	}
@@ -479,7 +479,7 @@ func (t *Thread) labelGoroutine() {
 }
 
 func (t *Thread) unlabelGoroutine() {
-	if x := t.x.Load(); x != nil && x.labelled {
+	if x := t.moreIfAny(); x != nil && x.labelled {
 		x.labelled = false
 		pprof.SetGoroutineLabels(context.Background())
 	}
@@ -488,8 +488,8 @@ func (t *Thread) unlabelGoroutine() {
 var runtimeGosched = runtime.Gosched
 
 func rtInit() {
-	rt.CurrentData = func() *rt.Data { return &Current().ext().data }
-	rt.DataOf = func(x any) *rt.Data { return &x.(*Thread).ext().data }
+	rt.CurrentData = func() *rt.Data { return &Current().more().data }
+	rt.DataOf = func(x any) *rt.Data { return &x.(*Thread).more().data }
 	rt.Park = func(d time.Duration, reason int, blocker any) {
 		st := Waiting
 		if reason == rt.ParkBlocked {

@@ -15,3 +15,10 @@ func TestThreadCoreSize(t *testing.T) {
 		t.Fatalf("parker is %d bytes, want <= 64", n)
 	}
 }
+
+// A Join of a running thread, or a park with a blocker, costs the small extra, not extraMore.
+func TestExtraSize(t *testing.T) {
+	if n := unsafe.Sizeof(extra{}); n > 64 {
+		t.Fatalf("extra is %d bytes, want <= 64", n)
+	}
+}

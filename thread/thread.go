@@ -72,9 +72,20 @@ const (
 	kindForeign  // attached to a goroutine loom did not start
 )
 
-// extra is what few threads use: names, platform attributes, joiners, the blocker, the timer of
-// a platform thread's timed parks, I/O park state, profiler labels and thread-local storage.
+// extra is what some threads use: a joiner's registration and the blocker of a park on a lock or
+// a queue (what threads that wait on each other use), and, behind one more pointer, what few
+// threads use. A Join of a running thread costs these 64 bytes, not the whole of extraMore.
 type extra struct {
+	mu       sync.Mutex
+	blocker  any          // what the thread is parked on (LockSupport.getBlocker), guarded by mu
+	joiners  []*Thread    // threads waiting in Join, guarded by mu
+	nJoiners atomic.Int32 // joins ever registered (see terminate)
+	more     atomic.Pointer[extraMore]
+}
+
+// extraMore is what few threads use: names, platform attributes, the timer of a platform thread's
+// timed parks, I/O park state, profiler labels and thread-local storage.
+type extraMore struct {
 	name        atomic.Pointer[string] // nil: ""
 	daemon      atomic.Bool            // platform threads (virtual ones are always daemons)
 	priority    atomic.Int32           // platform threads; 0: NormPriority
@@ -84,11 +95,6 @@ type extra struct {
 	labelled    bool        // pprof labels set on the goroutine
 	io          ioState     // an I/O call in progress; see iopark.go
 	data        rt.Data
-
-	mu       sync.Mutex
-	blocker  any          // what the thread is parked on (LockSupport.getBlocker), guarded by mu
-	joiners  []*Thread    // threads waiting in Join, guarded by mu
-	nJoiners atomic.Int32 // joins ever registered (see terminate)
 }
 
 // ext returns t's extra, making it if t has none yet. Several goroutines may ask at once (a
@@ -107,6 +113,27 @@ func (t *Thread) makeExt() *extra {
 		return x
 	}
 	return t.x.Load()
+}
+
+// more returns t's extraMore, making it (and its extra) if t has none yet.
+func (t *Thread) more() *extraMore {
+	x := t.ext()
+	if m := x.more.Load(); m != nil {
+		return m
+	}
+	m := new(extraMore)
+	if x.more.CompareAndSwap(nil, m) {
+		return m
+	}
+	return x.more.Load()
+}
+
+// moreIfAny returns t's extraMore, or nil if it has none.
+func (t *Thread) moreIfAny() *extraMore {
+	if x := t.x.Load(); x != nil {
+		return x.more.Load()
+	}
+	return nil
 }
 
 func (t *Thread) isVirtual() bool { return t.kind == kindVirtual }
@@ -133,7 +160,7 @@ var (
 func init() {
 	idSeq.Store(1)
 	mainThread = &Thread{id: 1, kind: kindPlatform}
-	mainThread.ext().name.Store(ptr("main"))
+	mainThread.more().name.Store(ptr("main"))
 	rtInit()
 }
 
@@ -156,8 +183,8 @@ func (t *Thread) ThreadID() int64 { return t.id }
 // Name returns the thread's name; virtual threads are unnamed ("") unless a builder named them.
 // It ports Thread.getName().
 func (t *Thread) Name() string {
-	if x := t.x.Load(); x != nil {
-		if n := x.name.Load(); n != nil {
+	if m := t.moreIfAny(); m != nil {
+		if n := m.name.Load(); n != nil {
 			return *n
 		}
 	}
@@ -165,7 +192,7 @@ func (t *Thread) Name() string {
 }
 
 // SetName renames the thread, in any state. It ports Thread.setName.
-func (t *Thread) SetName(name string) { t.ext().name.Store(&name) }
+func (t *Thread) SetName(name string) { t.more().name.Store(&name) }
 
 // IsVirtual reports whether t is a virtual thread. It ports Thread.isVirtual().
 func (t *Thread) IsVirtual() bool { return t.isVirtual() }
@@ -176,8 +203,8 @@ func (t *Thread) IsDaemon() bool {
 	if t.isVirtual() {
 		return true
 	}
-	x := t.x.Load()
-	return x != nil && x.daemon.Load()
+	m := t.moreIfAny()
+	return m != nil && m.daemon.Load()
 }
 
 // SetDaemon marks t as a daemon or user thread before it starts. It panics with
@@ -191,15 +218,15 @@ func (t *Thread) SetDaemon(on bool) {
 		panic(fmt.Errorf("%w: thread is alive", ErrIllegalThreadState))
 	}
 	if !t.isVirtual() {
-		t.ext().daemon.Store(on)
+		t.more().daemon.Store(on)
 	}
 }
 
 // Priority returns the thread's priority; always NormPriority (5) for virtual threads. Go has no
 // thread priorities: the value is kept and reported, not applied. It ports Thread.getPriority().
 func (t *Thread) Priority() int {
-	if x := t.x.Load(); x != nil && !t.isVirtual() {
-		if p := x.priority.Load(); p != 0 {
+	if m := t.moreIfAny(); m != nil && !t.isVirtual() {
+		if p := m.priority.Load(); p != 0 {
 			return int(p)
 		}
 	}
@@ -214,7 +241,7 @@ func (t *Thread) SetPriority(p int) {
 		panic(fmt.Errorf("%w: priority %d not in 1..10", ErrIllegalArgument, p))
 	}
 	if !t.isVirtual() {
-		t.ext().priority.Store(int32(p))
+		t.more().priority.Store(int32(p))
 	}
 }
 
@@ -384,8 +411,8 @@ func SetDefaultUncaughtExceptionHandler(h func(t *Thread, panicValue any)) {
 
 func (t *Thread) uncaught(v any, stack []byte) {
 	var h func(*Thread, any)
-	if x := t.x.Load(); x != nil {
-		h = x.ueh
+	if m := t.moreIfAny(); m != nil {
+		h = m.ueh
 	}
 	if h == nil {
 		if p := defaultUEH.Load(); p != nil {
@@ -428,7 +455,9 @@ func (t *Thread) terminateExtra(x *extra) {
 		x.joiners = nil
 		x.mu.Unlock()
 	}
-	x.data = rt.Data{}
+	if m := x.more.Load(); m != nil {
+		m.data = rt.Data{}
+	}
 	for _, w := range j {
 		w.unpark()
 	}

@@ -31,7 +31,7 @@ func (l *Lock) lockSlow() {
 		if l.v.Load() == 0 && l.v.CompareAndSwap(0, 1) {
 			return
 		}
-		if i >= 8 {
+		if i >= 100 { // ~a microsecond: the holder runs on another core, or was preempted
 			runtime.Gosched()
 		}
 	}
