@@ -54,6 +54,9 @@ func Submit[T any](es ExecutorService, task func() (T, error)) (Future[T], error
 	if s, ok := es.(scheduledPool); ok {
 		return submitScheduled(s.scheduledPool(), task)
 	}
+	if e, ok := es.(*ThreadPerTaskExecutor); ok && e.fused {
+		return submit(e, task)
+	}
 	f := NewFutureTask(task)
 	if err := es.Execute(f.Run); err != nil {
 		return nil, err

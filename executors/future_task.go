@@ -3,7 +3,6 @@ package executors
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,22 +35,27 @@ const (
 // FutureTasks. Make one with NewFutureTask or NewFutureTaskRunnable; a FutureTask must not be
 // copied.
 //
-// Waiting threads park (a virtual thread unmounts) on a list that completion drains, unparking
-// each, as Java's FutureTask does with its Treiber stack of WaitNodes.
+// Waiting threads park (a virtual thread unmounts) on a Treiber stack of wait nodes that
+// completion drains, unparking each, as Java's FutureTask does.
 type FutureTask[T any] struct {
 	_ noCopy
 
-	state  atomic.Int32
-	task   func() (T, error)
-	runner atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
-	result T                             // written before the state becomes stNormal
-	err    error                         // written before the state becomes stExceptional
-
-	mu      sync.Mutex
-	waiters []*thread.Thread
+	state   atomic.Int32
+	task    func() (T, error)
+	runner  atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
+	result  T                             // written before the state becomes stNormal
+	err     error                         // written before the state becomes stExceptional
+	waiters atomic.Pointer[waitNode]      // Treiber stack of waiting threads
 
 	// onDone, if set before the task can complete, runs once on completion (Java's done()).
 	onDone func()
+}
+
+// waitNode is a thread waiting in Get, as FutureTask.WaitNode. A node whose thread is nil is
+// cancelled (its waiter timed out or was interrupted) and is unlinked by removeWaiter.
+type waitNode struct {
+	t    atomic.Pointer[thread.Thread]
+	next atomic.Pointer[waitNode]
 }
 
 // noCopy makes go vet's copylocks check report copies.
@@ -155,16 +159,24 @@ func (f *FutureTask[T]) setException(err error) {
 	}
 }
 
-// finishCompletion wakes every waiter and runs the done hook. A waiter checks the state under
-// f.mu before it queues itself, and the state is final before we take f.mu here, so no waiter
-// queues itself after the drain and sleeps forever.
+// finishCompletion wakes every waiter and runs the done hook, as FutureTask.finishCompletion. A
+// waiter pushes its node and then looks at the state; the state is final before this takes the
+// stack, so either the waiter sees the final state, or this finds its node: no waiter sleeps
+// forever, and a future nobody waited for completes with one load.
 func (f *FutureTask[T]) finishCompletion() {
-	f.mu.Lock()
-	ws := f.waiters
-	f.waiters = nil
-	f.mu.Unlock()
-	for _, w := range ws {
-		thread.Unpark(w)
+	for q := f.waiters.Load(); q != nil; q = f.waiters.Load() {
+		if !f.waiters.CompareAndSwap(q, nil) {
+			continue
+		}
+		for q != nil {
+			if t := q.t.Swap(nil); t != nil {
+				thread.Unpark(t)
+			}
+			next := q.next.Load()
+			q.next.Store(nil) // unlink to help the collector
+			q = next
+		}
+		break
 	}
 	if f.onDone != nil {
 		f.onDone()
@@ -241,16 +253,16 @@ func (f *FutureTask[T]) report(s int32) (T, error) {
 
 // awaitDone waits until the future is done, the caller is interrupted (thread.ErrInterrupted, the
 // status cleared) or d elapses (ErrTimeout; d < 0 waits without a limit). It returns the final
-// state.
+// state. It ports FutureTask.awaitDone.
 func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
-	var me *thread.Thread
+	var q *waitNode
 	var deadline time.Time
 	queued := false
 	for {
 		s := f.state.Load()
 		if s > stCompleting {
-			if queued {
-				f.removeWaiter(me)
+			if q != nil {
+				q.t.Store(nil)
 			}
 			return s, nil
 		}
@@ -258,32 +270,31 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 			thread.Yield() // the result is being written; it takes a few instructions
 			continue
 		}
-		if me == nil {
-			me = thread.Current()
-		}
-		if me.IsInterrupted() {
-			thread.Interrupted()
-			if queued {
-				f.removeWaiter(me)
+		if q == nil {
+			me := thread.Current()
+			if thread.Interrupted() {
+				return s, thread.ErrInterrupted
 			}
-			return s, thread.ErrInterrupted
-		}
-		if !queued {
 			if d == 0 {
 				return s, ErrTimeout
 			}
 			if d > 0 {
 				deadline = time.Now().Add(d)
 			}
-			f.mu.Lock()
-			if f.state.Load() > stCompleting {
-				f.mu.Unlock()
-				continue
-			}
-			f.waiters = append(f.waiters, me)
-			f.mu.Unlock()
-			queued = true
+			q = new(waitNode)
+			q.t.Store(me)
 			continue
+		}
+		if !queued {
+			// pushed before the state is looked at again: see finishCompletion
+			h := f.waiters.Load()
+			q.next.Store(h)
+			queued = f.waiters.CompareAndSwap(h, q)
+			continue
+		}
+		if thread.Interrupted() {
+			f.removeWaiter(q)
+			return s, thread.ErrInterrupted
 		}
 		if d < 0 {
 			thread.Park()
@@ -291,7 +302,7 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			f.removeWaiter(me)
+			f.removeWaiter(q)
 			if s := f.state.Load(); s > stCompleting {
 				return s, nil
 			}
@@ -301,10 +312,31 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 	}
 }
 
-func (f *FutureTask[T]) removeWaiter(me *thread.Thread) {
-	f.mu.Lock()
-	f.waiters = removeThread(f.waiters, me)
-	f.mu.Unlock()
+// removeWaiter unlinks q, whose waiter timed out or was interrupted, and any other cancelled node,
+// as FutureTask.removeWaiter: it marks q cancelled, then walks the stack unsplicing cancelled
+// nodes, and starts again when a race with another removal makes its view stale.
+func (f *FutureTask[T]) removeWaiter(q *waitNode) {
+	q.t.Store(nil)
+retry:
+	for {
+		var pred *waitNode
+		for n := f.waiters.Load(); n != nil; {
+			s := n.next.Load()
+			switch {
+			case n.t.Load() != nil:
+				pred = n
+			case pred != nil:
+				pred.next.Store(s)
+				if pred.t.Load() == nil { // pred was cancelled meanwhile: its unlink may undo ours
+					continue retry
+				}
+			case !f.waiters.CompareAndSwap(n, s):
+				continue retry
+			}
+			n = s
+		}
+		return
+	}
 }
 
 // removeThread removes the first occurrence of t from ws, the list of threads parked on a

@@ -173,3 +173,37 @@ func BenchmarkCurrent(b *testing.B) {
 		_ = thread.Current()
 	}
 }
+
+// BenchmarkPingPongOneCarrier is BenchmarkPingPong's park-unpark on a scheduler of one carrier
+// (the JDK's -Djdk.virtualThreadScheduler.parallelism=1): every hand-off goes through the run
+// queue, none through an idle carrier.
+func BenchmarkPingPongOneCarrier(b *testing.B) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	var turn atomic.Int64
+	var ping, pong *thread.Thread
+	n := int64(b.N)
+	vb := thread.OfVirtual().Scheduler(s)
+	pong = vb.Unstarted(func() {
+		for i := int64(1); i < 2*n; i += 2 {
+			for turn.Load() != i {
+				thread.Park()
+			}
+			turn.Store(i + 1)
+			thread.Unpark(ping)
+		}
+	})
+	b.ResetTimer()
+	ping = vb.Start(func() {
+		for i := int64(0); i < 2*n; i += 2 {
+			for turn.Load() != i {
+				thread.Park()
+			}
+			turn.Store(i + 1)
+			thread.Unpark(pong)
+		}
+	})
+	pong.Start()
+	ping.Join()
+	pong.Join()
+}

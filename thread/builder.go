@@ -3,6 +3,8 @@ package thread
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/loomgo/loom/internal/rt"
 )
 
 // Factory creates threads, as java.util.concurrent.ThreadFactory. The factories returned by the
@@ -51,40 +53,85 @@ func (b *builder) nextName() string {
 	return n
 }
 
-// init gives t what the builder says, with the creating thread's inheritable thread-locals.
-func (b *builder) init(t *Thread, name string, task func()) {
+// init gives t, not yet shared, what the builder says: its task, name and handler, and the
+// creating thread's inheritable thread-locals. A thread that gets none of these has no extra.
+func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
+	t.task = task
+	if name != "" {
+		n := name // not &name: that would move the parameter to the heap for every thread
+		t.more().name.Store(&n)
+	}
+	if b.ueh != nil {
+		t.more().ueh = b.ueh
+	}
+	if !b.noInherit {
+		if pm := cur.moreIfAny(); pm != nil {
+			var d rt.Data
+			d.InheritFrom(&pm.data)
+			if d.Locals != nil {
+				t.more().data = d
+			}
+		}
+	}
+}
+
+func taskOf(task func()) rt.Runner {
 	if task == nil {
 		panic(fmt.Errorf("%w: task", ErrNilArgument))
 	}
-	t.task = task
-	if name != "" {
-		t.name.Store(&name)
-	}
-	t.ueh = b.ueh
-	if !b.noInherit {
-		t.data.InheritFrom(&Current().data)
-	}
+	return funcTask(task)
 }
 
 // factory is a Factory that snapshots a builder; its counter is its own, advanced atomically.
 type factory struct {
 	b       builder
 	counter atomic.Int64
-	make    func(b *builder, name string, task func()) *Thread
+	virtual bool
+	sched   *Scheduler // virtual: nil means the default (or the creating virtual thread's)
+	daemon  *bool      // platform
+	prio    int        // platform
 }
 
 func (f *factory) NewThread(task func()) *Thread {
-	name := f.b.name
-	if f.b.counting {
-		name = f.b.prefix + itoa(f.counter.Add(1)-1)
-	}
-	return f.make(&f.b, name, task)
+	r := taskOf(task)
+	t := new(Thread)
+	f.init(t, f.nextName(), r)
+	return t
 }
 
-func newFactory(b builder, mk func(b *builder, name string, task func()) *Thread) *factory {
-	f := &factory{b: b, make: mk}
+func (f *factory) nextName() string {
+	if f.b.counting {
+		return f.b.prefix + itoa(f.counter.Add(1)-1)
+	}
+	return f.b.name
+}
+
+// init makes t, zero and not yet shared, the thread the factory's builder describes.
+func (f *factory) init(t *Thread, name string, task rt.Runner) {
+	if f.virtual {
+		initVirtual(t, f.sched, &f.b, name, task)
+	} else {
+		initPlatform(t, &f.b, f.daemon, f.prio, name, task)
+	}
+}
+
+func newFactory(b builder) *factory {
+	f := &factory{b: b}
 	f.counter.Store(b.counter)
 	return f
+}
+
+func init() {
+	rt.NewVirtual = func(fx any, tx any, r rt.Runner) bool {
+		f, ok := fx.(*factory)
+		if !ok || !f.virtual {
+			return false
+		}
+		if tx != nil {
+			f.init(tx.(*Thread), f.nextName(), r)
+		}
+		return true
+	}
 }
 
 // VirtualBuilder builds virtual threads. It ports Thread.Builder.OfVirtual; get one from
@@ -128,27 +175,29 @@ func (v *VirtualBuilder) UncaughtExceptionHandler(h func(t *Thread, panicValue a
 // scheduler with one carrier or Java 21 pinning.
 func (v *VirtualBuilder) Scheduler(s *Scheduler) *VirtualBuilder { v.sched = s; return v }
 
-func makeVirtual(s *Scheduler) func(b *builder, name string, task func()) *Thread {
-	return func(b *builder, name string, task func()) *Thread {
-		sch := s
-		if sch == nil {
-			// a virtual thread made by a virtual thread uses its parent's scheduler
-			if cur := Current(); cur.virtual {
-				sch = cur.sched
-			} else {
-				sch = DefaultScheduler()
-			}
+// initVirtual makes t, zero and not yet shared, a new virtual thread on s (nil: the default
+// scheduler, or the creating virtual thread's) that runs task.
+func initVirtual(t *Thread, s *Scheduler, b *builder, name string, task rt.Runner) {
+	cur := Current()
+	if s == nil {
+		// a virtual thread made by a virtual thread uses its parent's scheduler
+		if cur.isVirtual() {
+			s = cur.sched
+		} else {
+			s = DefaultScheduler()
 		}
-		t := newThread(true, sch)
-		b.init(t, name, task)
-		return t
 	}
+	t.id, t.kind, t.sched = idSeq.Add(1), kindVirtual, s
+	b.init(t, cur, name, task)
 }
 
 // Unstarted returns a new virtual thread, in state New, that will run task. A nil task panics
 // with ErrNilArgument.
 func (v *VirtualBuilder) Unstarted(task func()) *Thread {
-	return makeVirtual(v.sched)(&v.b, v.b.nextName(), task)
+	r := taskOf(task)
+	t := new(Thread)
+	initVirtual(t, v.sched, &v.b, v.b.nextName(), r)
+	return t
 }
 
 // Start returns a new virtual thread running task (Unstarted, then Start).
@@ -160,7 +209,11 @@ func (v *VirtualBuilder) Start(task func()) *Thread {
 
 // Factory returns a Factory, safe for concurrent use, that makes threads as this builder does
 // now; its name counter starts where the builder's is and is its own from then on.
-func (v *VirtualBuilder) Factory() Factory { return newFactory(v.b, makeVirtual(v.sched)) }
+func (v *VirtualBuilder) Factory() Factory {
+	f := newFactory(v.b)
+	f.virtual, f.sched = true, v.sched
+	return f
+}
 
 // StartVirtualThread starts a new unnamed virtual thread on the default scheduler (or the current
 // virtual thread's). It ports Thread.startVirtualThread. A nil task panics with ErrNilArgument.
@@ -223,32 +276,35 @@ func (p *PlatformBuilder) StackSize(size int64) *PlatformBuilder {
 	return p
 }
 
-func (p *PlatformBuilder) maker() func(b *builder, name string, task func()) *Thread {
-	daemon, prio := p.daemon, p.priority
-	return func(b *builder, name string, task func()) *Thread {
-		t := newThread(false, nil)
-		if name == "" && !b.counting && b.name == "" {
-			name = "Thread-" + itoa(platformNameSeq.Add(1)-1)
-		}
-		b.init(t, name, task)
-		cur := Current()
-		if daemon != nil {
-			t.daemon.Store(*daemon)
-		} else {
-			t.daemon.Store(cur.daemon.Load())
-		}
-		if prio != 0 {
-			t.priority.Store(int32(prio))
-		} else if !cur.virtual {
-			t.priority.Store(cur.priority.Load())
-		}
-		return t
+// initPlatform makes t, zero and not yet shared, a new platform thread that runs task; daemon
+// (nil: the creating thread's status) and prio (0: the creating platform thread's) are the
+// builder's.
+func initPlatform(t *Thread, b *builder, daemon *bool, prio int, name string, task rt.Runner) {
+	t.id, t.kind = idSeq.Add(1), kindPlatform
+	if name == "" && !b.counting && b.name == "" {
+		name = "Thread-" + itoa(platformNameSeq.Add(1)-1)
+	}
+	cur := Current()
+	b.init(t, cur, name, task)
+	x := t.more()
+	if daemon != nil {
+		x.daemon.Store(*daemon)
+	} else {
+		x.daemon.Store(cur.IsDaemon())
+	}
+	if prio != 0 {
+		x.priority.Store(int32(prio))
+	} else if !cur.isVirtual() {
+		x.priority.Store(int32(cur.Priority()))
 	}
 }
 
 // Unstarted returns a new platform thread, in state New, that will run task.
 func (p *PlatformBuilder) Unstarted(task func()) *Thread {
-	return p.maker()(&p.b, p.b.nextName(), task)
+	r := taskOf(task)
+	t := new(Thread)
+	initPlatform(t, &p.b, p.daemon, p.priority, p.b.nextName(), r)
+	return t
 }
 
 // Start returns a new platform thread running task. It panics with ErrThreadLimit when the
@@ -262,4 +318,8 @@ func (p *PlatformBuilder) Start(task func()) *Thread {
 
 // Factory returns a Factory, safe for concurrent use, that makes threads as this builder does
 // now.
-func (p *PlatformBuilder) Factory() Factory { return newFactory(p.b, p.maker()) }
+func (p *PlatformBuilder) Factory() Factory {
+	f := newFactory(p.b)
+	f.daemon, f.prio = p.daemon, p.priority
+	return f
+}

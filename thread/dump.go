@@ -2,6 +2,7 @@ package thread
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,7 +27,8 @@ func LiveThreads() []*Thread {
 	return liveThreads()
 }
 
-// liveThreads is LiveThreads without the sweep.
+// liveThreads is LiveThreads without the sweep: the threads in both registries and those mounted
+// on a carrier (see registry.go), each once.
 func liveThreads() []*Thread {
 	var ts []*Thread
 	for i := range registry {
@@ -39,8 +41,26 @@ func liveThreads() []*Thread {
 		}
 		sh.mu.Unlock()
 	}
-	slices.SortFunc(ts, func(a, b *Thread) int { return int(a.id - b.id) })
-	return ts
+	for i := range vregistry {
+		sh := &vregistry[i]
+		sh.mu.Lock()
+		for _, t := range sh.ts {
+			if t != nil && t.alive() {
+				ts = append(ts, t)
+			}
+		}
+		sh.mu.Unlock()
+	}
+	forEachScheduler(func(s *Scheduler) bool {
+		for _, m := range s.pool.Mounts() {
+			if t := (*Thread)(m.Cur); t != nil && t.alive() {
+				ts = append(ts, t)
+			}
+		}
+		return true
+	})
+	slices.SortFunc(ts, func(a, b *Thread) int { return cmp.Compare(a.id, b.id) })
+	return slices.Compact(ts)
 }
 
 // Owned is implemented by blockers that a thread can own exclusively: loom's ReentrantLock,
@@ -136,20 +156,20 @@ func DumpThreads(w io.Writer, format DumpFormat) error {
 	fmt.Fprintf(&b, "%d\n%s\n%s\n\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339), runtime.Version())
 	for _, t := range ts {
 		kind := ""
-		if t.virtual {
+		if t.isVirtual() {
 			kind = " virtual"
 		}
 		fmt.Fprintf(&b, "#%d \"%s\"%s %s", t.id, t.Name(), kind, t.rawState())
 		if c := t.Carrier(); c != "" {
 			fmt.Fprintf(&b, " on %s", c)
 		}
-		if w := t.io.wait.Load(); w != nil {
+		if w := t.ioWait(); w != nil {
 			fmt.Fprintf(&b, " in %s on %s", w.Op, describe(w.Blocker)) // a vio call (iopark.go)
 		} else if bl := t.Blocker(); bl != nil {
 			fmt.Fprintf(&b, " parked on %s", describe(bl))
 		}
 		b.WriteByte('\n')
-		for _, f := range stacks[t.gid.Load()] {
+		for _, f := range stacks[t.gid] {
 			b.WriteString("      ")
 			b.WriteString(f)
 			b.WriteByte('\n')
@@ -194,7 +214,7 @@ func dumpJSON(w io.Writer, ts []*Thread, stacks map[int64][]string, dead []*Thre
 	bySched := map[*Scheduler]*jsonContainer{}
 	for _, t := range ts {
 		c := containers[0]
-		if t.virtual {
+		if t.isVirtual() {
 			if c = bySched[t.sched]; c == nil {
 				c = &jsonContainer{Container: fmt.Sprintf("java.util.concurrent.ForkJoinPool@ForkJoinPool-%d", t.sched.pool.Number()), Parent: &root}
 				bySched[t.sched] = c
@@ -202,7 +222,7 @@ func dumpJSON(w io.Writer, ts []*Thread, stacks map[int64][]string, dead []*Thre
 			}
 		}
 		jt := jsonThread{Tid: strconv.FormatInt(t.id, 10), Name: t.Name(), State: t.rawState().String(),
-			Virtual: t.virtual, Carrier: t.Carrier(), Deadlocked: slices.Contains(dead, t), Stack: stacks[t.gid.Load()]}
+			Virtual: t.isVirtual(), Carrier: t.Carrier(), Deadlocked: slices.Contains(dead, t), Stack: stacks[t.gid]}
 		if jt.Stack == nil {
 			jt.Stack = []string{}
 		}

@@ -85,7 +85,7 @@ func init() {
 		if t == nil {
 			return nil, false
 		}
-		return t, t.virtual && t.slot.Load() != nil
+		return t, t.isVirtual() && t.slot.Load() != nil
 	}
 	rt.IOBegin = func(t any, w *rt.IOWait) *rt.IOWait { return t.(*Thread).ioBegin(w) }
 	rt.IOPark = func(t any, how int) { t.(*Thread).ioPark(how) }
@@ -95,41 +95,46 @@ func init() {
 // currentIfAttached is Current without attaching: nil on a goroutine that is not a loom thread.
 func currentIfAttached() *Thread {
 	gid := gidFunc()
-	if t := curCache[gid&(cacheSize-1)].Load(); t != nil && t.gid.Load() == gid && State(t.state.Load()) != Terminated {
+	if t := curCache[gid&(cacheSize-1)].Load(); t != nil && t.gid == gid && t.rawState() != Terminated {
 		return t
 	}
-	return lookup(gid)
+	if t := lookup(gid); t != nil {
+		return t
+	}
+	return mountedOn(gid)
 }
 
 func (t *Thread) ioBegin(w *rt.IOWait) *rt.IOWait {
-	prev := t.io.wait.Swap(w)
-	t.io.depth++
-	if t.interrupted.Load() {
+	io := &t.more().io
+	prev := io.wait.Swap(w)
+	io.depth++
+	if t.bits.get(bitInterrupted) {
 		w.Interrupt(t)
 	}
 	return prev
 }
 
 func (t *Thread) ioPark(how int) {
-	if t.io.parked != 0 {
+	io := &t.more().io
+	if io.parked != 0 {
 		return // parked already, by this call or an enclosing one
 	}
 	s := t.slot.Load()
-	if !t.virtual || s == nil {
+	if !t.isVirtual() || s == nil {
 		return // a platform thread keeps its OS thread; inside Blocking it holds no carrier
 	}
-	t.io.parked = t.io.depth
+	io.parked = io.depth
 	if how == rt.IOCompensated {
 		// keep the carrier, as Java's Blocker.begin does for file I/O, and let the pool run a
 		// temporary one meanwhile (up to MaxPoolSize)
-		t.io.mode = ioCompensated
+		io.mode = ioCompensated
 		if p := s.Pool(); p.Compensate() {
-			t.io.pool = p
+			io.pool = p
 		}
 		return
 	}
-	if w := t.io.wait.Load(); w != nil && w.Blocker != nil {
-		t.blocker.Store(&blockerBox{w.Blocker})
+	if w := io.wait.Load(); w != nil && w.Blocker != nil {
+		t.setBlocker(w.Blocker)
 	}
 	switch how {
 	case rt.IOWaiting:
@@ -138,40 +143,50 @@ func (t *Thread) ioPark(how int) {
 		t.state.Store(int32(TimedWaiting))
 	}
 	if by := t.pinnedBy(rt.ParkWaiting); by != "" {
-		t.io.mode, t.io.pinned, t.io.start = ioPinned, by, time.Now()
+		io.mode, io.pinned, io.start = ioPinned, by, time.Now()
 		t.sched.pinnedParks.Add(1)
 		return
 	}
-	t.io.mode = ioUnmounted
-	t.labelGoroutine()
+	io.mode = ioUnmounted
+	if t.regIndex == 0 {
+		t.firstUnmount(s)
+	}
+	if t.sched.opts.ProfilerLabels {
+		t.labelGoroutine()
+	}
 	t.slot.Store(nil)
-	t.sched.parked.Add(1)
-	t.io.pool = s.Pool()
-	t.io.pool.Release(s)
+	// unmounted, its goroutine still runs (Go's poller, a nested vio call): found by its
+	// goroutine id from now until it re-mounts
+	register(t.gid, t)
+	t.sched.count(s, cParked, 1)
+	io.pool = s.Pool()
+	io.pool.Release(s)
 }
 
 func (t *Thread) ioEnd(prev *rt.IOWait) {
-	t.io.wait.Store(prev)
-	if t.io.parked == t.io.depth {
-		t.io.parked = 0
+	io := &t.moreIfAny().io // ioBegin made it
+	io.wait.Store(prev)
+	if io.parked == io.depth {
+		io.parked = 0
 		t.state.Store(int32(Runnable))
-		t.blocker.Store(nil)
-		p := t.io.pool
-		t.io.pool = nil
-		switch t.io.mode {
+		t.setBlocker(nil)
+		p := io.pool
+		io.pool = nil
+		switch io.mode {
 		case ioCompensated:
 			if p != nil {
 				p.EndCompensate()
 			}
 		case ioPinned:
 			t.sched.pinnedParks.Add(-1)
-			t.sched.pinned(t, time.Since(t.io.start), t.io.pinned, rt.ParkWaiting)
+			t.sched.pinned(t, time.Since(io.start), io.pinned, rt.ParkWaiting)
 		default:
-			t.sched.parked.Add(-1)
+			unregister(t.gid)
 			t.remount(p)
+			t.sched.count(t.slot.Load(), cParked, -1)
 		}
 	}
-	t.io.depth--
+	io.depth--
 }
 
 // remount gives t, which runs unmounted, a carrier of p again: an idle one at once if no virtual
@@ -180,18 +195,27 @@ func (t *Thread) remount(p *carrier.Pool) {
 	s := p.TryAcquire()
 	if s == nil {
 		t.armWake()
-		if err := p.Submit(t.runnable()); err != nil {
+		if err := p.Submit(t.resumption()); err != nil {
 			panic(err) // resumptions are accepted even by a closed pool
 		}
-		s = t.awaitWake()
+		t.awaitWake()
+		s = t.slot.Load()
 	}
 	t.mount(s)
+}
+
+// ioWait returns the I/O call t waits in, or nil.
+func (t *Thread) ioWait() *rt.IOWait {
+	if m := t.moreIfAny(); m != nil {
+		return m.io.wait.Load()
+	}
+	return nil
 }
 
 // interruptIO ends the I/O call t waits in, if any, as Java's Thread.interrupt calls its
 // blocker's Interruptible.
 func (t *Thread) interruptIO() {
-	if w := t.io.wait.Load(); w != nil {
+	if w := t.ioWait(); w != nil {
 		w.Interrupt(t)
 	}
 }

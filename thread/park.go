@@ -2,8 +2,11 @@ package thread
 
 import (
 	"fmt"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/loomgo/loom/internal/carrier"
 	"github.com/loomgo/loom/internal/rt"
@@ -22,13 +25,23 @@ import (
 // timer of a timed park, and nobody (the thread itself takes back a park whose permit arrived
 // while it was publishing). Exactly one of them moves parked->resumed, and only that one hands the
 // thread its way back: a virtual thread that gave up its carrier is queued on the scheduler as a
-// resumption (a carrier then sends itself over t.resume); a platform or pinned thread, which kept
-// its goroutine's carrier, is sent nil over t.resume directly. The sequence number stops a timer
-// of an earlier park from resuming a later one.
+// resumption (the carrier that pops it wakes the thread with itself, wakeWith); a platform or
+// pinned thread, which kept its goroutine's carrier, is woken directly. The sequence number stops
+// a timer of an earlier park from resuming a later one.
 //
 // Lost wake-ups: Unpark stores the permit, then looks for the parked phase; parkFor publishes the
 // parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
 // one of the two sees the other; if both do, the CAS on the park word picks one.
+//
+// The parked stack. A parked virtual thread's goroutine keeps its stack, and Go gives a goroutine
+// 2 KB and doubles it the first time a call would go deeper (it never shrinks back while the
+// goroutine waits that deep). Everything under a parked virtual thread is therefore kept shallow:
+// the dispatch loop, Carry (which runs the task and catches its panic in one frame), the task,
+// Sleep, parkFor and the hand-off of the carrier to the next thread (Release, which may wake
+// another goroutine from this stack). Rare paths (pinned and platform parks, labels, the first
+// registration, a panicking task) are out of line (noinline) so that their frames are not part
+// of the common one, and parkFor keeps no time.Time or string locals. TestParkedStack* checks
+// that 2 KB is enough.
 
 const (
 	phaseRunning = 0
@@ -36,45 +49,173 @@ const (
 	phaseResumed = 2
 	phaseMask    = 3
 	// How the thread waits, recorded in the park word itself so that a waker acts on the park it
-	// won and not on a later one (the fields of t may already describe the next park).
-	flagTimed   = 4  // waits on its own timer (platform threads): a waker fires the timer
-	flagUnmount = 8  // gave up its carrier: a waker queues it on the scheduler
-	flagMonitor = 16 // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
-	flagNoIntr  = 32 // monitor entry: an interrupt does not wake it
-	seqShift    = 6
+	// won and not on a later one (the fields of t may already describe the next park), and so
+	// that the thread, once woken, finds in it all it needs to end the park (parkEnd).
+	flagTimed   = 4   // waits on its own timer (platform threads): a waker fires the timer
+	flagUnmount = 8   // gave up its carrier: a waker queues it on the scheduler
+	flagMonitor = 16  // a monitor wait or entry: woken by rt.Unpark, not by Unpark (Java item 88)
+	flagNoIntr  = 32  // monitor entry: an interrupt does not wake it
+	flagTimeout = 64  // in a resumed word: the scheduler's timer queue was the waker (timers.go)
+	flagQueued  = 128 // has an entry in the scheduler's timer queue
+	flagBlocker = 256 // has a blocker to clear at the end
+	seqShift    = 9
 )
 
-// permitFor returns the permit a park with the given reason consumes: LockSupport's permit for
-// ordinary parks, and a separate one for monitor entry and Object.wait, which in Java neither
-// consume nor grant the park permit.
-func (t *Thread) permitFor(reason int) *atomic.Bool {
+// permitFor returns the bit of the permit a park with the given reason consumes: LockSupport's
+// permit for ordinary parks, and a separate one for monitor entry and Object.wait, which in Java
+// neither consume nor grant the park permit.
+func permitFor(reason int) uint32 {
 	if reason == rt.ParkWaiting {
-		return &t.permit
+		return bitPermit
 	}
-	return &t.mpermit
+	return bitMonitorPermit
 }
 
 // parkFor parks the current thread t (the caller must be t) until its permit is available, it is
 // interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
-	permit := t.permitFor(reason)
-	interruptible := reason != rt.ParkBlocked // monitor entry ignores interrupts, as in Java
-	if permit.CompareAndSwap(true, false) || interruptible && t.interrupted.Load() || timeout == 0 {
-		return
+	if t.parkStart(timeout, reason, blocker, st) {
+		t.awaitWake()
+		t.parkEnd()
+	}
+}
+
+// A park in three steps, so that the deepest two things a park does each start from a small
+// frame: parkStart hands the carrier on (which may wake another goroutine) and returns; the
+// caller then waits (awaitWake: sync.Cond.Wait, which may allocate the runtime's sudog, and so
+// run malloc, on this stack) from its own frame; parkEnd mounts the thread again. Sleep and Park
+// call the three themselves; parkFor is the three in one.
+
+// parkStart begins a park of t (see parkFor for the arguments). It returns false if the park is
+// over already: nothing to wait for (the permit, an interrupt, a zero timeout), or a park that
+// keeps the carrier (pinned, platform, or a virtual thread running unmounted in Blocking), done
+// by parkInPlace. It returns true if t has unmounted and published its park: the caller must
+// then call awaitWake and parkEnd.
+func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st State) bool {
+	if t.bits.take(permitFor(reason)) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) || timeout == 0 {
+		return false // monitor entry (ParkBlocked) ignores interrupts, as in Java
 	}
 	slot := t.slot.Load()
+	if slot == nil || t.kind != kindVirtual || t.pinDepth > 0 ||
+		t.sched.opts.Pinning == PinSynchronized && (t.monitors > 0 || reason != rt.ParkWaiting) {
+		t.parkInPlace(slot, timeout, reason, blocker, st)
+		return false
+	}
+	if !t.parkPublish(slot, timeout, reason, blocker, st) {
+		return false // the permit or an interrupt came while it published: not parked after all
+	}
+	slot.Pool().Release(slot)
+	return true
+}
+
+// parkPublish unmounts t from slot and publishes its park. It reports false if the permit or an
+// interrupt arrived meanwhile and t took the park back (t is then mounted and RUNNABLE again).
+//
+//go:noinline
+func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) bool {
+	if t.regIndex == 0 {
+		t.firstUnmount(slot)
+	}
+	if t.sched.opts.ProfilerLabels {
+		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
+	}
+	seq := t.park.Load()>>seqShift + 1
+	parked := seq<<seqShift | phaseParked | flagUnmount
+	if reason != rt.ParkWaiting {
+		parked |= flagMonitor
+	}
+	if reason == rt.ParkBlocked {
+		parked |= flagNoIntr
+	}
+	if blocker != nil {
+		t.setBlocker(blocker)
+		parked |= flagBlocker
+	}
+	var deadline int64
+	if timeout > 0 {
+		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		parked |= flagQueued
+	}
+	t.enterParkState(st, reason)
+	t.armWake()
+	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
+	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
+	t.slot.Store(nil)
+	t.park.Store(parked)
+	permit := permitFor(reason)
+	if t.bits.get(permit) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) {
+		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
+			t.slot.Store(slot)
+			t.bits.clear(permit)
+			t.afterPark(parked)
+			return false
+		}
+		// a waker won: it will hand us our way back; wait for it as usual
+	}
+	t.sched.count(slot, cParked, 1)
+	if timeout > 0 {
+		t.sched.timers.add(t, deadline, parked)
+	}
+	return true
+}
+
+// parkEnd mounts t, woken from the park parkStart began, on the carrier it was given.
+//
+//go:noinline
+func (t *Thread) parkEnd() {
+	w := t.park.Load() // resumed: the park's flags
+	if w&(flagQueued|flagTimeout) == flagQueued {
+		t.sched.timers.dropped() // woken before the deadline: the queue's entry is stale now
+	}
+	slot := t.slot.Load()
+	t.sched.count(slot, cParked, -1)
+	t.mount(slot)
+	t.park.Store(w >> seqShift << seqShift)
+	if w&flagMonitor == 0 {
+		t.bits.clear(bitPermit)
+	} else {
+		t.bits.clear(bitMonitorPermit)
+	}
+	t.afterPark(w)
+}
+
+// firstUnmount is what a virtual thread does when it first gives up its carrier (slot): it
+// becomes visible to LiveThreads (a running thread is found through its carrier, a parked one
+// through the registry), and it takes the parker its carrier keeps for it (made where the stack
+// was shallow, in Carry), if it has none yet.
+//
+//go:noinline
+func (t *Thread) firstUnmount(slot *carrier.Slot) {
+	registerVirtual(t)
+	if t.parker == nil && slot.Spare != nil {
+		t.parker = (*parker)(slot.Spare)
+		slot.Spare = nil
+	}
+}
+
+// parkInPlace is parkFor for a park that keeps the goroutine's carrier (pinned, platform) or has
+// none to give (a virtual thread inside Blocking).
+//
+//go:noinline
+func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) {
+	permit := permitFor(reason)
+	interruptible := reason != rt.ParkBlocked
 	pinnedBy := ""
 	if slot != nil { // not mounted (a platform thread, or inside Blocking): nothing to pin
 		pinnedBy = t.pinnedBy(reason)
 	}
-	unmount := t.virtual && slot != nil && pinnedBy == ""
-	if unmount {
-		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
+	seq := t.park.Load()>>seqShift + 1
+	parked := seq<<seqShift | phaseParked
+	if reason != rt.ParkWaiting {
+		parked |= flagMonitor
 	}
-	t.parkReason = reason
+	if !interruptible {
+		parked |= flagNoIntr
+	}
 	if blocker != nil {
-		t.blocker.Store(&blockerBox{blocker})
+		t.setBlocker(blocker)
+		parked |= flagBlocker
 	}
 	t.enterParkState(st, reason)
 	// A timed park of a virtual thread is queued on its scheduler's timer queue and waits like an
@@ -82,37 +223,28 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 	var deadline int64
 	ownTimer := timeout > 0 && t.sched == nil
 	if timeout > 0 {
-		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		deadline = rt.Deadline(timeout)
+		if ownTimer {
+			parked |= flagTimed
+		} else {
+			parked |= flagQueued
+		}
 	}
 	if !ownTimer {
 		t.armWake()
-	} else if t.timer == nil {
-		t.timer = time.NewTimer(timeout)
+	} else if x := t.more(); x.timer == nil {
+		x.timer = time.NewTimer(timeout)
 	} else {
-		t.timer.Reset(timeout)
-	}
-	seq := t.park.Load()>>seqShift + 1
-	parked := seq<<seqShift | phaseParked
-	if ownTimer {
-		parked |= flagTimed
-	}
-	if unmount {
-		parked |= flagUnmount
-	}
-	if reason != rt.ParkWaiting {
-		parked |= flagMonitor
-	}
-	if !interruptible {
-		parked |= flagNoIntr
+		x.timer.Reset(timeout)
 	}
 	t.park.Store(parked)
-	if permit.Load() || interruptible && t.interrupted.Load() {
+	if t.bits.get(permit) || interruptible && t.bits.get(bitInterrupted) {
 		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
 			if ownTimer {
-				t.timer.Stop()
+				t.moreIfAny().timer.Stop()
 			}
-			permit.Store(false)
-			t.afterPark(blocker, reason)
+			t.bits.clear(permit)
+			t.afterPark(parked)
 			return
 		}
 		// a waker won: it will hand us our way back; wait for it as usual
@@ -120,11 +252,7 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 
 	var start time.Time
 	var compensated bool
-	if unmount {
-		t.slot.Store(nil)
-		t.sched.parked.Add(1)
-		slot.Pool().Release(slot)
-	} else if pinnedBy != "" {
+	if pinnedBy != "" {
 		start = time.Now()
 		t.sched.pinnedParks.Add(1)
 		if reason == rt.ParkMonitorWait {
@@ -132,50 +260,48 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 		}
 	}
 
-	var s *carrier.Slot
 	if ownTimer {
 		t.awaitTimer(parked, deadline)
 	} else {
 		if timeout > 0 {
 			t.sched.timers.add(t, deadline, parked)
 		}
-		s = t.awaitWake()
-		if timeout > 0 {
-			t.sched.timers.remove(t) // woken before the deadline: drop the entry now
+		t.awaitWake()
+		if timeout > 0 && t.park.Load()&flagTimeout == 0 {
+			t.sched.timers.dropped()
 		}
 	}
 
-	if unmount {
-		t.sched.parked.Add(-1)
-		t.mount(s)
-	} else if pinnedBy != "" {
+	if pinnedBy != "" {
 		t.sched.pinnedParks.Add(-1)
 		if compensated {
 			slot.Pool().EndCompensate()
 		}
 	}
 	t.park.Store(seq << seqShift)
-	permit.Store(false)
-	t.afterPark(blocker, reason)
+	t.bits.clear(permit)
+	t.afterPark(parked)
 	if pinnedBy != "" {
 		t.sched.pinned(t, time.Since(start), pinnedBy, reason)
 	}
 }
 
-func (t *Thread) afterPark(blocker any, reason int) {
-	if reason == rt.ParkMonitorWait {
+// afterPark makes t, whose park with word w is over, RUNNABLE (a notified monitor waiter stays
+// BLOCKED until it has re-entered) and clears its blocker.
+func (t *Thread) afterPark(w uint64) {
+	if isMonitorWait(w) {
 		t.runnableUnlessNotified() // see state.go
 	} else {
 		t.state.Store(int32(Runnable))
 	}
-	if blocker != nil {
-		t.blocker.Store(nil)
+	if w&flagBlocker != 0 {
+		t.setBlocker(nil)
 	}
 }
 
 // pinnedBy returns why a park by t with the given reason keeps its carrier, or "" if it does not.
 func (t *Thread) pinnedBy(reason int) string {
-	if !t.virtual {
+	if !t.isVirtual() {
 		return ""
 	}
 	if t.pinDepth > 0 {
@@ -189,9 +315,14 @@ func (t *Thread) pinnedBy(reason int) string {
 
 // resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
 // hands t its way back. It reports whether it won. release says the waker is the release of a
-// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt.
-func (t *Thread) resumeIf(parked uint64, release bool) bool {
-	if !t.park.CompareAndSwap(parked, parked&^phaseMask|phaseResumed) {
+// monitor (rt.Unpark for a monitor reason), not a timer or an interrupt; byTimer that it is the
+// scheduler's timer queue.
+func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
+	resumed := parked&^phaseMask | phaseResumed
+	if byTimer {
+		resumed |= flagTimeout
+	}
+	if !t.park.CompareAndSwap(parked, resumed) {
 		return false
 	}
 	if parked&flagTimed == 0 {
@@ -209,39 +340,88 @@ func (t *Thread) resumeIf(parked uint64, release bool) bool {
 	}
 	if parked&flagTimed != 0 {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
-		t.timer.Reset(0)
+		t.moreIfAny().timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
-		if err := t.sched.pool.Submit(t.runnable()); err != nil {
+		if err := t.sched.pool.Submit(t.resumption()); err != nil {
 			// the scheduler was closed while t was parked; Close waits for live threads, so this
 			// cannot happen unless the pool was closed behind the scheduler's back
 			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
 		}
 	} else {
-		t.wake(nil)
+		t.wakeWith(nil)
 	}
 	return true
 }
 
-// The wake hand-off. A parked goroutine receives from its own channel (made at its first park),
-// and the one waker that won the park word sends it the carrier it is to run on (nil: the thread
-// kept its own, or is a platform thread). The CAS on the park word guarantees exactly one send
-// per park, so the buffer of one never blocks a waker.
+// The wake hand-off. A parked goroutine waits on its parker, made at its first park, and the one
+// waker that won the park word wakes it, having stored the carrier it is to run on in t.slot (none
+// if the thread kept its own, or is a platform thread). The CAS on the park word guarantees one
+// wake per park.
 //
-// Designs measured and not taken: a sync.Mutex locked by the thread and unlocked by the waker
-// saves the ~100-byte channel, but a goroutine blocked on a mutex is not "durably blocked" for
-// testing/synctest (a scheduler made inside a bubble must let the fake clock advance); a
-// sync.WaitGroup is durably blocking and allocation-free, but its semaphore wake made a
-// park/unpark ping-pong ~20% slower than a channel's direct hand-off.
+// The parker is a sync.Cond whose Locker holds no lock: its Unlock, which Cond.Wait calls after
+// taking its ticket and before sleeping, signals the Cond itself if the wake has already come.
+// The waker sets woken and then signals. Whichever order the two run in, the ticket is served:
+// a Signal before the ticket was taken is covered by the woken check before Wait; one between the
+// ticket and the sleep advances the ticket counter, so the sleep returns at once; one after it
+// readies the sleeping goroutine. A goroutine waiting in Cond.Wait is durably blocked for
+// testing/synctest, so a scheduler made inside a bubble runs on the bubble's fake clock.
+//
+// Designs measured and not taken: a channel of one carrier per thread (loom's first hand-off:
+// 112 bytes and an allocation per thread, and its collection was a quarter of a million
+// sleepers' time); a sync.Mutex locked by the thread and unlocked by the waker (not durably
+// blocking for synctest); a sync.WaitGroup (16 bytes, and durably blocking, but its semaphore
+// lives in the runtime's global table of 251 treaps keyed by address: with a million parked
+// threads each wake walks a tree of thousands, and a ping-pong measured ~20% slower than the
+// channel; the Cond's ticket list is the thread's own).
+type parker struct {
+	woken atomic.Uint32
+	c     sync.Cond
+}
 
-func (t *Thread) armWake() {
-	if t.wakeCh == nil {
-		t.wakeCh = make(chan *carrier.Slot, 1)
+type parkerLocker parker
+
+func (l *parkerLocker) Lock() {}
+
+func (l *parkerLocker) Unlock() {
+	if l.woken.Load() != 0 {
+		l.c.Signal() // the wake came before the sleep: do not sleep
 	}
 }
 
-func (t *Thread) awaitWake() *carrier.Slot { return <-t.wakeCh }
+// armWake prepares t, about to publish a park or queue its resumption, for the wake that ends it.
+func (t *Thread) armWake() {
+	p := t.parker
+	if p == nil {
+		p = newParker()
+		t.parker = p
+	}
+	p.woken.Store(0)
+}
 
-func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
+//go:noinline
+func newParker() *parker {
+	p := new(parker)
+	p.c.L = (*parkerLocker)(p)
+	return p
+}
+
+// awaitWake waits for the wake armWake prepared.
+func (t *Thread) awaitWake() {
+	p := t.parker
+	for p.woken.Load() == 0 {
+		p.c.Wait()
+	}
+}
+
+// wakeWith wakes t, giving it carrier s (nil: it keeps what it has).
+func (t *Thread) wakeWith(s *carrier.Slot) {
+	if s != nil {
+		t.slot.Store(s)
+	}
+	p := t.parker
+	p.woken.Store(1)
+	p.c.Signal()
+}
 
 // A platform thread's timed park waits on the thread's own timer channel, so a timeout readies
 // the parked goroutine directly, as time.Sleep does for a plain goroutine (an AfterFunc would
@@ -257,9 +437,10 @@ func (t *Thread) wake(s *carrier.Slot) { t.wakeCh <- s }
 // awaitTimer waits until the park with word parked is resumed by a waker, or its deadline
 // passes (then it resumes the park itself).
 func (t *Thread) awaitTimer(parked uint64, deadline int64) {
+	timer := t.moreIfAny().timer
 	resumed := parked&^phaseMask | phaseResumed
 	for {
-		<-t.timer.C
+		<-timer.C
 		if t.park.Load() == resumed {
 			return
 		}
@@ -268,9 +449,9 @@ func (t *Thread) awaitTimer(parked uint64, deadline int64) {
 			t.park.CompareAndSwap(parked, resumed) // else a waker just won: resumed either way
 			return
 		}
-		t.timer.Reset(time.Duration(left))
+		timer.Reset(time.Duration(left))
 		if t.park.Load() == resumed {
-			t.timer.Stop()
+			timer.Stop()
 			return
 		}
 	}
@@ -281,86 +462,153 @@ func nanotime() int64 { return rt.Nanotime() }
 
 // unpark makes t's permit available and resumes t if it is parked (but not in a monitor).
 func (t *Thread) unpark() {
-	t.permit.Store(true)
+	t.bits.set(bitPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
-		t.resumeIf(v, false)
+		t.resumeIf(v, false, false)
 	}
 }
 
 // unparkMonitor makes t's monitor permit available and resumes t if it is parked in a monitor.
 func (t *Thread) unparkMonitor() {
-	t.mpermit.Store(true)
+	t.bits.set(bitMonitorPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
-		t.resumeIf(v, true)
+		t.resumeIf(v, true, false)
 	}
 }
 
 // interruptWake resumes t if it is parked interruptibly, after Interrupt set its status.
 func (t *Thread) interruptWake() {
-	t.permit.Store(true) // as Java's interrupt of a virtual thread unparks it
+	t.bits.set(bitPermit) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
-		t.resumeIf(v, false)
+		t.resumeIf(v, false, false)
 	}
 }
 
-// runnable is a Thread as the carrier pool sees it: the same object, with the carrier.Runnable
-// methods, which are loom's machinery and not part of Thread's API.
-type runnable Thread
+// newTask and resumption are a Thread as the carrier pool sees it: the same object, with the
+// carrier.Runnable methods, which are loom's machinery and not part of Thread's API. A thread is
+// queued once as a newTask (Start) and then as a resumption each time it is woken from an
+// unmounted park.
+type (
+	newTask    Thread
+	resumption Thread
+)
 
-func (t *Thread) runnable() *runnable { return (*runnable)(t) }
+func (t *Thread) newTask() *newTask { return (*newTask)(t) }
+
+func (t *Thread) resumption() *resumption { return (*resumption)(t) }
+
+// Resumption implements carrier.Runnable.
+func (r *newTask) Resumption() bool { return false }
+
+// Resumption implements carrier.Runnable.
+func (r *resumption) Resumption() bool { return true }
+
+// Carry implements carrier.Runnable: a resumption is handed the carrier.
+func (r *resumption) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+	(*Thread)(r).wakeWith(s)
+	return nil, false
+}
 
 // Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
-// goroutine; a resumption is handed the carrier.
-func (r *runnable) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
+// goroutine. A panic that escapes the task is the thread's uncaught exception and ends only the
+// thread; runtime.Goexit ends the goroutine. Either way the goroutine stops dispatching and the
+// carrier goes on to the next thread (endUnfinished); the parked thread's stack holds one small
+// frame here.
+func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	t := (*Thread)(r)
-	if t.hasRun {
-		t.wake(s)
-		return nil, false
+	if s.Spare == nil {
+		s.Spare = unsafe.Pointer(newParker()) // for whichever thread parks first on s (firstUnmount)
 	}
-	t.hasRun = true
-	gid := gidFunc()
-	t.gid.Store(gid)
+	t.gid = gidFunc()
 	t.mount(s)
-	t.state.Store(int32(Runnable))
-	register(gid, t)
-	curCache[gid&(cacheSize-1)].Store(t)
-	finished := false
-	defer func() {
-		if !finished {
-			// runtime.Goexit in the task: this goroutine is ending, so pass its carrier on.
-			s := t.finish()
-			s.Pool().Release(s)
-		}
-	}()
-	t.runTask()
-	finished = true
+	defer t.endUnfinished()
+	if f, ok := t.task.(funcTask); ok {
+		f() // not through Run: one frame less under a parked thread
+	} else {
+		t.task.Run()
+	}
 	return t.finish(), true
 }
 
-// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds.
+// endUnfinished ends t if its task did not return (finish clears the task): it panicked, and
+// the panic is t's uncaught exception, or it called runtime.Goexit. The carrier goes on to the
+// next thread; Carry then returns no carrier, and the goroutine ends.
+func (t *Thread) endUnfinished() {
+	if t.task == nil {
+		return
+	}
+	t.endAbnormally(recover())
+}
+
+// endAbnormally ends t after its task panicked with v, or called runtime.Goexit (v == nil).
+//
+//go:noinline
+func (t *Thread) endAbnormally(v any) {
+	returns := false // Carry returns (a panic, recovered), or the goroutine is exiting (Goexit)
+	defer func() {
+		// also after runtime.Goexit in the uncaught-exception handler
+		s := t.finish()
+		p := s.Pool()
+		p.Release(s)
+		if !returns {
+			p.GoroutineExiting()
+		}
+	}()
+	if c, ok := t.task.(rt.Catcher); ok {
+		var stack []byte
+		if v != nil {
+			stack = debug.Stack()
+		}
+		c.Caught(v, stack)
+		returns = v != nil
+		return
+	}
+	if v != nil {
+		t.uncaught(v, debug.Stack())
+		returns = true
+	}
+}
+
+// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds. The
+// thread's parker goes back to the carrier for the next thread that parks there: once t has
+// ended, no waker can win its park word, so nothing touches the parker any more.
 func (t *Thread) finish() *carrier.Slot {
-	unregister(t.gid.Load())
-	t.unlabelGoroutine()
+	if t.regIndex != 0 {
+		unregisterVirtual(t)
+	}
+	if m := t.moreIfAny(); m != nil && m.labelled {
+		t.unlabelGoroutine()
+	}
+	if e, ok := t.task.(rt.Ender); ok {
+		e.Ended()
+	}
 	s := t.slot.Swap(nil)
-	t.terminate()
+	if p := t.parker; p != nil && s.Spare == nil {
+		s.Spare, t.parker = unsafe.Pointer(p), nil
+	}
+	t.terminate(s)
 	return s
 }
 
-// mount records that t runs on s from now on (the watchdog watches how long a mount lasts).
+// mount records that t runs on s from now on: for the carrier (what runs there, and the
+// watchdog's count of mounts) and for Current.
 func (t *Thread) mount(s *carrier.Slot) {
 	t.slot.Store(s)
-	s.Mounted(t.gid.Load())
+	s.Mounted(unsafe.Pointer(t), t.gid)
+	curCache[t.gid&(cacheSize-1)].Store(t)
 }
-
-// Resumption implements carrier.Runnable.
-func (r *runnable) Resumption() bool { return r.hasRun }
 
 // Park disables the current thread until its permit is available (see Unpark), it is
 // interrupted, or it returns spuriously; the caller must re-check its condition in a loop. A
 // virtual thread unmounts while parked (unless pinned). The permit is consumed; an interrupt
 // makes Park return without clearing the interrupt status. The thread is WAITING meanwhile. It
 // ports LockSupport.park().
-func Park() { Current().parkFor(-1, rt.ParkWaiting, nil, Waiting) }
+func Park() {
+	if t := Current(); t.parkStart(-1, rt.ParkWaiting, nil, Waiting) {
+		t.awaitWake()
+		t.parkEnd()
+	}
+}
 
 // ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING). d <= 0 returns at once
 // and leaves the permit as it is, as LockSupport.parkNanos does; math.MaxInt64 waits as long as
@@ -380,7 +628,7 @@ func ParkUntil(deadline time.Time) {
 		t.parkFor(d, rt.ParkWaiting, nil, TimedWaiting)
 		return
 	}
-	t.permit.Store(false)
+	t.bits.clear(bitPermit)
 }
 
 // Unpark makes t's permit available: if t is parked it returns from Park, otherwise its next Park
@@ -402,38 +650,48 @@ func Sleep(d time.Duration) error {
 		return nil
 	}
 	t := Current()
-	if t.interrupted.Swap(false) {
+	if t.bits.take(bitInterrupted) {
 		return ErrInterrupted
 	}
 	if d == 0 {
-		Yield()
-		if t.interrupted.Swap(false) {
-			return ErrInterrupted
-		}
-		return nil
+		return sleepZero(t)
 	}
-	deadline := time.Now().Add(d)
-	hadPermit := t.permit.Swap(false)
-	defer func() {
-		if hadPermit {
-			t.permit.Store(true)
-		}
-	}()
+	deadline := rt.Deadline(d) // saturates: math.MaxInt64 sleeps forever rather than not at all
+	hadPermit := t.bits.take(bitPermit)
+	var err error
 	for {
-		left := time.Until(deadline)
+		left := deadline - nanotime()
 		if left <= 0 {
-			return nil
+			break
 		}
-		t.parkFor(left, rt.ParkWaiting, nil, TimedWaiting)
-		if t.interrupted.Swap(false) {
-			return ErrInterrupted
+		if t.parkStart(time.Duration(left), rt.ParkWaiting, nil, TimedWaiting) {
+			t.awaitWake() // from this frame, not parkFor's: see parkStart
+			t.parkEnd()
+		}
+		if t.bits.take(bitInterrupted) {
+			err = ErrInterrupted
+			break
 		}
 	}
+	// no deferred call (it would deepen every sleeping thread's stack): parkFor does not panic
+	if hadPermit {
+		t.bits.set(bitPermit)
+	}
+	return err
+}
+
+//go:noinline
+func sleepZero(t *Thread) error {
+	Yield()
+	if t.bits.take(bitInterrupted) {
+		return ErrInterrupted
+	}
+	return nil
 }
 
 // Interrupted reports whether the current thread's interrupt status was set, and clears it. It
 // ports Thread.interrupted().
-func Interrupted() bool { return Current().interrupted.Swap(false) }
+func Interrupted() bool { return Current().bits.take(bitInterrupted) }
 
 // Yield gives the current virtual thread's carrier to the next queued virtual thread and queues
 // itself behind the ones already waiting (FIFO); with nothing queued, or when the thread is
@@ -442,17 +700,21 @@ func Interrupted() bool { return Current().interrupted.Swap(false) }
 func Yield() {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinnedBy(rt.ParkWaiting) != "" {
+	if !t.isVirtual() || s == nil || t.pinnedBy(rt.ParkWaiting) != "" {
 		runtimeGosched()
 		return
 	}
+	if t.regIndex == 0 {
+		t.firstUnmount(s)
+	}
 	t.armWake()
 	t.slot.Store(nil)
-	if !s.Pool().Yield(s, t.runnable()) {
-		t.mount(s)
+	if !s.Pool().Yield(s, t.resumption()) {
+		t.slot.Store(s)
 		return
 	}
-	t.mount(t.awaitWake())
+	t.awaitWake()
+	t.mount(t.slot.Load())
 }
 
 // Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
@@ -480,24 +742,21 @@ func Native(fn func()) {
 func Blocking(fn func()) {
 	t := Current()
 	s := t.slot.Load()
-	if !t.virtual || s == nil || t.pinDepth > 0 || !takeOSThread() {
+	if !t.isVirtual() || s == nil || t.pinDepth > 0 || !takeOSThread() {
 		fn()
 		return
 	}
+	if t.regIndex == 0 {
+		t.firstUnmount(s)
+	}
 	t.slot.Store(nil)
+	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)
 	p := s.Pool()
 	p.Release(s)
 	defer func() {
 		releaseOSThread() // fn has returned: it holds no OS thread any more
-		s := p.TryAcquire()
-		if s == nil {
-			t.armWake()
-			if err := p.Submit(t.runnable()); err != nil {
-				panic(err)
-			}
-			s = t.awaitWake()
-		}
-		t.mount(s)
+		unregister(t.gid)
+		t.remount(p)
 	}()
 	fn()
 }

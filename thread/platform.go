@@ -134,28 +134,27 @@ func releaseOSThread() { budgetUsed.Add(-1) }
 
 func startPlatform(t *Thread) error {
 	if !takeOSThread() {
-		t.terminate()
+		t.terminate(nil)
 		return fmt.Errorf("%w (limit %d, of which %d unmounted Blocking calls)", ErrThreadLimit,
 			PlatformThreadLimit(), budgetUsed.Load()-platformLive.Load())
 	}
 	platformLive.Add(1)
-	if !t.daemon.Load() {
+	if !t.IsDaemon() {
 		nonDaemonMu.Lock()
 		nonDaemonThreads[t] = struct{}{}
 		nonDaemonMu.Unlock()
 	}
-	t.state.Store(int32(Runnable))
 	go func() {
 		runtime.LockOSThread() // never unlocked: the OS thread ends with the goroutine
 		gid := gidFunc()
-		t.gid.Store(gid)
+		t.gid = gid
 		register(gid, t)
 		defer func() {
 			unregister(gid)
-			t.terminate()
+			t.terminate(nil)
 			platformLive.Add(-1)
 			releaseOSThread()
-			if !t.daemon.Load() {
+			if !t.IsDaemon() {
 				nonDaemonMu.Lock()
 				delete(nonDaemonThreads, t)
 				nonDaemonMu.Unlock()
@@ -190,7 +189,7 @@ func AwaitNonDaemon() {
 			}
 		}
 		if interrupted {
-			Current().interrupted.Store(true)
+			Current().bits.set(bitInterrupted)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/petermattis/goid"
+
+	"github.com/loomgo/loom/internal/carrier"
 )
 
 // Goroutine identity.
@@ -55,9 +57,22 @@ func slowGoid() int64 {
 	return n
 }
 
-// The registry maps goroutine ids to threads. Virtual threads are registered while they run
-// (inline on a dispatcher or on their own goroutine), platform threads for their whole life,
-// and foreign goroutines (not started by loom) when they first call Current.
+// The registries.
+//
+// Current maps the running goroutine to its Thread, and LiveThreads, FindDeadlocked and
+// DumpThreads list every live thread. What each kind of thread costs for that:
+//
+//   - A mounted virtual thread is found through its carrier: mounting stores it in the carrier
+//     slot (what runs there) and in curCache under its goroutine id. A task that runs inline and
+//     never parks is in no registry at all: it costs two stores per mount.
+//   - A virtual thread that has unmounted once (parked, yielded, or run unmounted in Blocking or an
+//     I/O park) is in the registry of virtual threads from then until it ends: a slab of pointers
+//     per shard, a free list of indexes, and the thread's own index (regIndex). Adding and removing
+//     are a few stores under the shard's mutex, with no hashing, no rehashing and nothing to
+//     scan, so a million parked threads cost a million slots of 8 bytes. It is for listing only.
+//   - A thread whose goroutine runs without a carrier (a platform thread for its whole life, a
+//     foreign goroutine from its first Current, a virtual thread while it runs unmounted) is in
+//     the goroutine-id map: that is how Current finds it. These are few, or short-lived.
 //
 // Foreign goroutines never say when they end, so their entries are swept: the live goroutine ids
 // are read from runtime.Stack (all goroutines: it stops the world for a moment and costs about a
@@ -83,6 +98,11 @@ func slowGoid() int64 {
 // A sweep must not drop a goroutine that attached after the scan of live goroutines began (it
 // is alive but not in the scan): attach records the sweep epoch it saw, and a sweep drops only
 // entries from earlier epochs.
+//
+// Designs measured and not taken: every virtual thread in the goroutine-id map from its first
+// run to its end (loom's first registry): a map insert and delete per thread, 3% of a million
+// trivial futures, and at a million parked threads maps of a million entries that the collector
+// scans and that grow by rehashing.
 
 const shards = 64
 
@@ -105,6 +125,9 @@ var (
 func init() {
 	for i := range registry {
 		registry[i].m = make(map[int64]*Thread)
+		// registerVirtual appends deep in a parking thread's stack, where growing the slab
+		// takes the runtime's malloc deep too (see park.go): start with room
+		vregistry[i].ts = make([]*Thread, 0, 64)
 	}
 	foreignLimit.Store(1024)
 }
@@ -135,6 +158,68 @@ func lookup(gid int64) *Thread {
 	return t
 }
 
+// The registry of virtual threads that have unmounted at least once.
+type vshard struct {
+	mu   carrier.Lock // taken deep in a parking thread's stack: see carrier.Lock
+	ts   []*Thread    // nil where free
+	free []int32      // free indexes of ts
+	_    [16]byte
+}
+
+var vregistry [shards]vshard
+
+// registerVirtual adds t, which is about to unmount for the first time, to the registry. Only t
+// calls it, and unregisterVirtual.
+func registerVirtual(t *Thread) {
+	sh := &vregistry[t.id&(shards-1)]
+	sh.mu.Lock()
+	var i int32
+	if n := len(sh.free); n > 0 {
+		i = sh.free[n-1]
+		sh.free = sh.free[:n-1]
+		sh.ts[i] = t
+	} else {
+		i = int32(len(sh.ts))
+		sh.ts = append(sh.ts, t)
+	}
+	t.regIndex = i + 1
+	sh.mu.Unlock()
+}
+
+func unregisterVirtual(t *Thread) {
+	sh := &vregistry[t.id&(shards-1)]
+	sh.mu.Lock()
+	i := t.regIndex - 1
+	t.regIndex = 0
+	sh.ts[i] = nil
+	if len(sh.free)+1 == len(sh.ts) {
+		sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
+		if cap(sh.ts) > 1024 {
+			sh.ts, sh.free = make([]*Thread, 0, 64), nil // give back the memory of a burst
+		}
+	} else {
+		sh.free = append(sh.free, i)
+	}
+	sh.mu.Unlock()
+}
+
+// mountedOn returns the virtual thread mounted on a carrier of any scheduler and running on
+// goroutine gid, or nil: how Current finds a running thread whose curCache entry another
+// goroutine has taken.
+func mountedOn(gid int64) *Thread {
+	var found *Thread
+	forEachScheduler(func(s *Scheduler) bool {
+		for _, m := range s.pool.Mounts() {
+			if t := (*Thread)(m.Cur); t != nil && t.gid == gid && t.rawState() != Terminated {
+				found = t
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
 // Current returns the thread running the caller: the virtual thread (never its carrier) when
 // called from a virtual thread, the platform thread from a platform thread. On a goroutine loom
 // did not start it returns a platform Thread attached to that goroutine, the same one for the
@@ -154,15 +239,21 @@ func lookup(gid int64) *Thread {
 // at once and costs nothing; a goroutine that is done with loom may call it.
 func Current() *Thread {
 	gid := gidFunc()
-	c := &curCache[gid&(cacheSize-1)]
-	if t := c.Load(); t != nil && t.gid.Load() == gid && t.rawState() != Terminated {
+	if t := curCache[gid&(cacheSize-1)].Load(); t != nil && t.gid == gid && t.rawState() != Terminated {
 		return t
 	}
+	return currentSlow(gid)
+}
+
+//go:noinline
+func currentSlow(gid int64) *Thread {
 	t := lookup(gid)
 	if t == nil {
-		t = attach(gid)
+		if t = mountedOn(gid); t == nil {
+			t = attach(gid)
+		}
 	}
-	c.Store(t)
+	curCache[gid&(cacheSize-1)].Store(t)
 	return t
 }
 
@@ -174,8 +265,10 @@ func Current() *Thread {
 // time. The thread on a goroutine changes only when that thread ends (a virtual thread that ran
 // inline on a dispatching goroutine, after which the next one runs there) or a foreign goroutine
 // detaches; either way the cached thread is TERMINATED, which the look-up checks, and the slow
-// path refreshes the entry. Entries are *Thread (the goroutine id is the thread's own atomic
-// field), so filling the cache allocates nothing.
+// path refreshes the entry. Entries are *Thread (the goroutine id is the thread's own field,
+// written before the Thread is stored anywhere), so filling the cache allocates nothing. Every
+// mount stores the mounted thread's entry, so a running virtual thread misses only when a
+// goroutine with a colliding id took the entry while it ran.
 const cacheSize = 4096
 
 var curCache [cacheSize]atomic.Pointer[Thread]
@@ -187,14 +280,12 @@ func attach(gid int64) *Thread {
 	if gid == 1 {
 		t = mainThread
 	} else {
-		t = newThread(false, nil)
-		t.foreign = true
-		t.name.Store(ptr("Thread-" + itoa(platformNameSeq.Add(1)-1)))
+		t = newThread(kindForeign, nil)
+		t.more().name.Store(ptr("Thread-" + itoa(platformNameSeq.Add(1)-1)))
 	}
-	t.gid.Store(gid)
+	t.gid = gid
 	t.state.Store(int32(Runnable))
-	t.started.Store(true)
-	t.attachEpoch = sweepEpoch.Load()
+	t.more().attachEpoch = sweepEpoch.Load()
 	register(gid, t)
 	if gid != 1 && foreignCount.Add(1) > foreignLimit.Load() {
 		sweepForeign(false)
@@ -213,12 +304,12 @@ func ptr[T any](v T) *T { return &v }
 func Detach() {
 	gid := gidFunc()
 	t := lookup(gid)
-	if t == nil || !t.foreign {
+	if t == nil || !t.isForeign() {
 		return
 	}
 	if unregister(gid) {
 		foreignCount.Add(-1)
-		t.terminate()
+		t.terminate(nil)
 	}
 }
 
@@ -242,10 +333,10 @@ func sweepForeign(wait bool) {
 		sh := &registry[i]
 		sh.mu.Lock()
 		for gid, t := range sh.m {
-			if !t.foreign {
+			if !t.isForeign() {
 				continue
 			}
-			if _, ok := live[gid]; ok || t.attachEpoch >= epoch {
+			if _, ok := live[gid]; ok || t.moreIfAny().attachEpoch >= epoch {
 				n++
 				continue
 			}
@@ -257,7 +348,7 @@ func sweepForeign(wait bool) {
 	foreignCount.Add(-int64(len(dead)))
 	foreignLimit.Store(2*n + 1024)
 	for _, t := range dead {
-		t.terminate()
+		t.terminate(nil)
 	}
 	end := nanotime()
 	lastSweepDur.Store(end - start)
@@ -285,10 +376,10 @@ const (
 // caller is not t's own goroutine (which is alive by definition): the answer the caller is
 // about to give (State, IsAlive, Join) must not be a phantom's for long.
 func (t *Thread) checkForeign() {
-	if !t.foreign || t == mainThread {
+	if !t.isForeign() || t == mainThread {
 		return
 	}
-	if st := t.rawState(); st == Terminated || st == New || t.gid.Load() == gidFunc() {
+	if st := t.rawState(); st == Terminated || st == New || t.gid == gidFunc() {
 		return
 	}
 	gap := max(sweepMinGap, sweepCostFactor*lastSweepDur.Load())

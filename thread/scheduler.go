@@ -8,11 +8,13 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/loomgo/loom/internal/carrier"
 	"github.com/loomgo/loom/internal/rt"
@@ -105,18 +107,63 @@ type Scheduler struct {
 	opts SchedulerOptions
 	pool *carrier.Pool
 
-	live         atomic.Int64 // started, not terminated
-	parked       atomic.Int64 // parked and unmounted
+	// Counts written on every start, end and unmounting park, one shard per carrier (by worker
+	// number; starts by thread id), summed when read (see live): no cache line that every
+	// carrier writes.
+	counts [countShards]countShard
+
 	pinnedParks  atomic.Int64 // parked and pinned now
 	pinnedEvents atomic.Int64
 	wdRunning    atomic.Bool
 	wdIdle       chan struct{} // wakes the watchdog when no thread is live (see wakeWatchdog)
 	timers       timerQueue    // timed parks of its virtual threads
+	closing      atomic.Bool   // Close has begun: every end checks whether it was the last
 
 	mu      sync.Mutex
-	closing bool
-	waiters []*Thread // Close callers waiting for live == 0
+	waiters []*Thread // Close callers waiting for no live thread
 	traced  map[string]bool
+}
+
+const countShards = 16
+
+// The counts of a shard.
+const (
+	cStarted = iota // virtual threads started (ever)
+	cEnded          // virtual threads terminated (ever)
+	cParked         // unmounting parks begun minus ended (the sum is what is parked now)
+	nCounts
+)
+
+type countShard struct {
+	n [nCounts]atomic.Int64
+	_ [64 - 8*nCounts]byte
+}
+
+// count adds delta to count c of the shard of carrier slot (shard 0 for none).
+func (s *Scheduler) count(slot *carrier.Slot, c int, delta int64) {
+	i := 0
+	if slot != nil {
+		i = slot.ID & (countShards - 1)
+	}
+	s.counts[i].n[c].Add(delta)
+}
+
+func (s *Scheduler) sum(c int) int64 {
+	var n int64
+	for i := range s.counts {
+		n += s.counts[i].n[c].Load()
+	}
+	return n
+}
+
+// live returns the virtual threads started and not terminated. It reads the ends first and the
+// starts second, so that a zero is true: a thread counted as ended was counted as started (its
+// start came before its end, which came before the ends were read, before the starts were), and
+// a thread started by one that has ended was started before that end, so it is counted too.
+// Otherwise (threads starting and ending meanwhile) it is a snapshot.
+func (s *Scheduler) live() int64 {
+	ended := s.sum(cEnded)
+	return s.sum(cStarted) - ended
 }
 
 // NewScheduler returns a scheduler with the given options. Carriers are started on demand and a
@@ -136,7 +183,50 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	if opts.TraceOutput == nil {
 		opts.TraceOutput = os.Stdout
 	}
-	return &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
+	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
+	s.timers.init()
+	if opts.WatchdogThreshold > 0 {
+		s.pool.Watch()
+	}
+	addScheduler(s)
+	return s
+}
+
+// The schedulers, for Current and LiveThreads, which look for threads on their carriers. Weak
+// references: a scheduler nobody refers to any more (none of its threads runs) drops out.
+var (
+	schedMu sync.Mutex
+	scheds  []weak.Pointer[Scheduler]
+)
+
+func addScheduler(s *Scheduler) {
+	schedMu.Lock()
+	scheds = slices.DeleteFunc(scheds, func(w weak.Pointer[Scheduler]) bool { return w.Value() == nil })
+	scheds = append(scheds, weak.Make(s))
+	schedMu.Unlock()
+}
+
+func removeScheduler(s *Scheduler) {
+	schedMu.Lock()
+	scheds = slices.DeleteFunc(scheds, func(w weak.Pointer[Scheduler]) bool { v := w.Value(); return v == nil || v == s })
+	schedMu.Unlock()
+}
+
+// forEachScheduler calls f for each scheduler until f returns false.
+func forEachScheduler(f func(*Scheduler) bool) {
+	schedMu.Lock()
+	ss := make([]*Scheduler, 0, len(scheds))
+	for _, w := range scheds {
+		if s := w.Value(); s != nil {
+			ss = append(ss, s)
+		}
+	}
+	schedMu.Unlock()
+	for _, s := range ss {
+		if !f(s) {
+			return
+		}
+	}
 }
 
 var (
@@ -229,9 +319,9 @@ func (s *Scheduler) Stats() SchedulerStats {
 		PeakPoolSize:   ps.PeakPoolSize,
 		Mounted:        ps.Mounted,
 		Queued:         ps.Queued,
-		Parked:         s.parked.Load(),
+		Parked:         s.sum(cParked),
 		PinnedParked:   s.pinnedParks.Load(),
-		Live:           s.live.Load(),
+		Live:           s.live(),
 		PinnedEvents:   s.pinnedEvents.Load(),
 		Compensations:  ps.Compensations,
 		Submitted:      ps.Submitted,
@@ -253,38 +343,43 @@ func (s *Scheduler) Close() {
 	if me.sched == s {
 		panic(fmt.Errorf("%w: a virtual thread cannot close its own scheduler", ErrIllegalThreadState))
 	}
-	s.mu.Lock()
-	s.closing = true
-	s.mu.Unlock()
+	s.closing.Store(true)
 	s.pool.Close()
+	defer removeScheduler(s)
 	for {
 		s.mu.Lock()
-		if s.live.Load() == 0 {
+		if s.live() == 0 {
 			s.mu.Unlock()
 			return
 		}
 		s.waiters = append(s.waiters, me)
 		s.mu.Unlock()
 		// Close is not interruptible: like ExecutorService.close it waits for every thread
-		for s.live.Load() != 0 {
+		for s.live() != 0 {
 			me.parkFor(-1, rt.ParkWaiting, s, Waiting)
 		}
 	}
 }
 
+// start queues t, whose state is already RUNNABLE, as a new task.
 func (s *Scheduler) start(t *Thread) error {
-	s.live.Add(1)
-	s.startWatchdog()
-	t.state.Store(int32(Runnable))
-	if err := s.pool.Submit(t.runnable()); err != nil {
-		t.terminate() // counts the thread out of live, as for every thread that ends
+	s.counts[t.id&(countShards-1)].n[cStarted].Add(1)
+	if s.opts.WatchdogThreshold > 0 {
+		s.startWatchdog()
+	}
+	if err := s.pool.Submit(t.newTask()); err != nil {
+		t.terminate(nil) // counts the thread out, as for every thread that ends
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}
 	return nil
 }
 
-func (s *Scheduler) threadEnded() {
-	if s.live.Add(-1) != 0 {
+// threadEnded counts t out. The end that leaves no live thread wakes Close and the watchdog;
+// only while one of them waits does an end sum the counts to find out. (An end that reads
+// closing as false came before Close set it, so Close's own first count sees it.)
+func (s *Scheduler) threadEnded(t *Thread, slot *carrier.Slot) {
+	s.count(slot, cEnded, 1)
+	if !s.closing.Load() && !s.wdRunning.Load() || s.live() != 0 {
 		return
 	}
 	s.wakeWatchdog()
@@ -371,17 +466,21 @@ func (s *Scheduler) trace(t *Thread, reason string, stack []byte) {
 // labelGoroutine sets pprof labels on a virtual thread's goroutine when it first parks, so Go's
 // goroutine profiles (and the thread dump) show which thread each parked goroutine is.
 func (t *Thread) labelGoroutine() {
-	if t.labelled || !t.sched.opts.ProfilerLabels {
+	if !t.sched.opts.ProfilerLabels {
 		return
 	}
-	t.labelled = true
+	x := t.more()
+	if x.labelled {
+		return
+	}
+	x.labelled = true
 	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(),
 		pprof.Labels("loom.thread", "#"+itoa(t.id), "loom.name", t.Name())))
 }
 
 func (t *Thread) unlabelGoroutine() {
-	if t.labelled {
-		t.labelled = false
+	if x := t.moreIfAny(); x != nil && x.labelled {
+		x.labelled = false
 		pprof.SetGoroutineLabels(context.Background())
 	}
 }
@@ -389,8 +488,8 @@ func (t *Thread) unlabelGoroutine() {
 var runtimeGosched = runtime.Gosched
 
 func rtInit() {
-	rt.CurrentData = func() *rt.Data { return &Current().data }
-	rt.DataOf = func(x any) *rt.Data { return &x.(*Thread).data }
+	rt.CurrentData = func() *rt.Data { return &Current().more().data }
+	rt.DataOf = func(x any) *rt.Data { return &x.(*Thread).more().data }
 	rt.Park = func(d time.Duration, reason int, blocker any) {
 		st := Waiting
 		if reason == rt.ParkBlocked {
@@ -398,7 +497,10 @@ func rtInit() {
 		} else if d >= 0 {
 			st = TimedWaiting
 		}
-		Current().parkFor(d, reason, blocker, st)
+		if t := Current(); t.parkStart(d, reason, blocker, st) {
+			t.awaitWake()
+			t.parkEnd()
+		}
 	}
 	rt.Unpark = func(x any, reason int) {
 		if t := x.(*Thread); reason == rt.ParkWaiting {

@@ -21,45 +21,130 @@ import (
 type Thread struct {
 	_ noCopy
 
-	id      int64
-	virtual bool
-	foreign bool // attached to a goroutine loom did not start
-	// attachEpoch is the sweep epoch when a foreign Thread attached (see registry.go); written
-	// before the Thread is registered, read by sweeps under the registry's shard mutex.
-	attachEpoch uint64
-	sched       *Scheduler // virtual threads only
-	task        func()
-	name        atomic.Pointer[string]
-	daemon      atomic.Bool
-	priority    atomic.Int32
-	ueh         func(*Thread, any)
+	// The core: what every start, park and wake-up touches, in 96 bytes (one allocation of 96
+	// for a thread that never parks). What few threads use lives in extra, made on first use;
+	// what every parking thread needs to wait lives in its parker (park.go).
+	//
+	// Designs measured and not taken: everything in one struct (loom's first Thread: 240 bytes,
+	// then 330 with the I/O park state, half of the bytes a million trivial futures allocated);
+	// a sync.Cond or a wake channel in the core (56 and 8+112 bytes that a thread which never
+	// parks would carry for nothing).
+	park     atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
+	state    atomic.Int32  // State
+	bits     bitFlags      // bitInterrupted, bitPermit, bitMonitorPermit
+	pinDepth int32         // nesting of Native (the thread's own)
+	monitors int32         // monitors held, locks.Monitor (the thread's own)
+	regIndex int32         // 1 + index in the registry of virtual threads, 0 if not in it (registry.go)
+	kind     uint8         // kindVirtual, kindPlatform or kindForeign; set before the Thread is shared
+	id       int64
+	gid      int64                        // goroutine the thread runs on (0 until it runs); set before published
+	sched    *Scheduler                   // virtual threads only
+	slot     atomic.Pointer[carrier.Slot] // the carrier it is mounted on, nil if none
+	task     rt.Runner                    // nil once terminated
+	parker   *parker                      // made at the first park (park.go)
+	x        atomic.Pointer[extra]        // made on first use; see ext
+}
 
-	state       atomic.Int32 // State
-	started     atomic.Bool
-	interrupted atomic.Bool
-	permit      atomic.Bool   // LockSupport's park permit
-	mpermit     atomic.Bool   // the permit of monitor waits (see permitFor)
-	park        atomic.Uint64 // seq<<seqShift | flags | phase; see park.go
+// The bits of Thread.bits, each an atomic boolean.
+const (
+	bitInterrupted   = 1 << iota // the interrupt status
+	bitPermit                    // LockSupport's park permit
+	bitMonitorPermit             // the permit of monitor waits (see permitFor)
+)
 
-	// Fields touched only by the thread itself (or before it starts).
-	gid        atomic.Int64       // goroutine the thread runs on (0 until it runs)
-	hasRun     bool               // the task has begun: a queued t is a resumption, not a new task
-	pinDepth   int32              // nesting of Native
-	monitors   int32              // monitors held (locks.Monitor)
-	parkReason int                // rt.Park* reason of the current park
-	labelled   bool               // pprof labels set on the goroutine
-	wakeCh     chan *carrier.Slot // a waker sends the carrier to run on (nil: keep none); see park.go
-	tqIndex    int                // 1 + index in the scheduler's timer queue, 0 if not in it (guarded by its mutex)
-	timer      *time.Timer        // timed parks wait on its channel; made once, reused
-	slot       atomic.Pointer[carrier.Slot]
-	blocker    atomic.Pointer[blockerBox] // what the thread is parked on (LockSupport.getBlocker)
-	io         ioState                    // an I/O call in progress; see iopark.go
-	data       rt.Data
+// bitFlags is a word of atomic booleans: one word instead of one per flag in every Thread.
+// Each operation is one atomic instruction, sequentially consistent like sync/atomic's others.
+type bitFlags struct{ v atomic.Uint32 }
 
+func (f *bitFlags) get(m uint32) bool { return f.v.Load()&m != 0 }
+
+func (f *bitFlags) set(m uint32) { f.v.Or(m) }
+
+func (f *bitFlags) clear(m uint32) { f.v.And(^m) }
+
+// take clears m and reports whether it was set (Swap(false) and CompareAndSwap(true, false)).
+func (f *bitFlags) take(m uint32) bool { return f.v.And(^m)&m != 0 }
+
+// The kinds of Thread.
+const (
+	kindVirtual  = iota + 1
+	kindPlatform // started by OfPlatform, or the main goroutine's
+	kindForeign  // attached to a goroutine loom did not start
+)
+
+// extra is what some threads use: a joiner's registration and the blocker of a park on a lock or
+// a queue (what threads that wait on each other use), and, behind one more pointer, what few
+// threads use. A Join of a running thread costs these 64 bytes, not the whole of extraMore.
+type extra struct {
 	mu       sync.Mutex
+	blocker  any          // what the thread is parked on (LockSupport.getBlocker), guarded by mu
 	joiners  []*Thread    // threads waiting in Join, guarded by mu
 	nJoiners atomic.Int32 // joins ever registered (see terminate)
+	more     atomic.Pointer[extraMore]
 }
+
+// extraMore is what few threads use: names, platform attributes, the timer of a platform thread's
+// timed parks, I/O park state, profiler labels and thread-local storage.
+type extraMore struct {
+	name        atomic.Pointer[string] // nil: ""
+	daemon      atomic.Bool            // platform threads (virtual ones are always daemons)
+	priority    atomic.Int32           // platform threads; 0: NormPriority
+	ueh         func(*Thread, any)
+	attachEpoch uint64      // foreign threads: the sweep epoch when they attached (registry.go)
+	timer       *time.Timer // a platform thread's timed parks wait on its channel; made once, reused
+	labelled    bool        // pprof labels set on the goroutine
+	io          ioState     // an I/O call in progress; see iopark.go
+	data        rt.Data
+}
+
+// ext returns t's extra, making it if t has none yet. Several goroutines may ask at once (a
+// joiner, a SetName, the thread itself): one of them installs it.
+func (t *Thread) ext() *extra {
+	if x := t.x.Load(); x != nil {
+		return x
+	}
+	return t.makeExt()
+}
+
+//go:noinline
+func (t *Thread) makeExt() *extra {
+	x := new(extra)
+	if t.x.CompareAndSwap(nil, x) {
+		return x
+	}
+	return t.x.Load()
+}
+
+// more returns t's extraMore, making it (and its extra) if t has none yet.
+func (t *Thread) more() *extraMore {
+	x := t.ext()
+	if m := x.more.Load(); m != nil {
+		return m
+	}
+	m := new(extraMore)
+	if x.more.CompareAndSwap(nil, m) {
+		return m
+	}
+	return x.more.Load()
+}
+
+// moreIfAny returns t's extraMore, or nil if it has none.
+func (t *Thread) moreIfAny() *extraMore {
+	if x := t.x.Load(); x != nil {
+		return x.more.Load()
+	}
+	return nil
+}
+
+func (t *Thread) isVirtual() bool { return t.kind == kindVirtual }
+
+func (t *Thread) isForeign() bool { return t.kind == kindForeign }
+
+// funcTask is a func() as an rt.Runner: a func value is a pointer, so storing it in the task
+// interface allocates nothing.
+type funcTask func()
+
+func (f funcTask) Run() { f() }
 
 // noCopy makes go vet's copylocks check report copies.
 type noCopy struct{}
@@ -74,9 +159,8 @@ var (
 
 func init() {
 	idSeq.Store(1)
-	mainThread = &Thread{id: 1}
-	mainThread.name.Store(ptr("main"))
-	mainThread.priority.Store(NormPriority)
+	mainThread = &Thread{id: 1, kind: kindPlatform}
+	mainThread.more().name.Store(ptr("main"))
 	rtInit()
 }
 
@@ -87,16 +171,9 @@ const (
 	MaxPriority  = 10
 )
 
-var emptyName = "" // shared by every unnamed thread: naming costs no allocation
-
-func newThread(virtual bool, s *Scheduler) *Thread {
-	t := &Thread{id: idSeq.Add(1), virtual: virtual, sched: s}
-	t.name.Store(&emptyName)
-	t.priority.Store(NormPriority)
-	if virtual {
-		t.daemon.Store(true)
-	}
-	return t
+// newThread returns a Thread of the given kind. Nobody else can see it yet: plain stores.
+func newThread(kind uint8, s *Scheduler) *Thread {
+	return &Thread{id: idSeq.Add(1), kind: kind, sched: s}
 }
 
 // ThreadID returns the thread's id: positive, unique, assigned when the thread is created and
@@ -105,36 +182,56 @@ func (t *Thread) ThreadID() int64 { return t.id }
 
 // Name returns the thread's name; virtual threads are unnamed ("") unless a builder named them.
 // It ports Thread.getName().
-func (t *Thread) Name() string { return *t.name.Load() }
+func (t *Thread) Name() string {
+	if m := t.moreIfAny(); m != nil {
+		if n := m.name.Load(); n != nil {
+			return *n
+		}
+	}
+	return ""
+}
 
 // SetName renames the thread, in any state. It ports Thread.setName.
-func (t *Thread) SetName(name string) { t.name.Store(&name) }
+func (t *Thread) SetName(name string) { t.more().name.Store(&name) }
 
 // IsVirtual reports whether t is a virtual thread. It ports Thread.isVirtual().
-func (t *Thread) IsVirtual() bool { return t.virtual }
+func (t *Thread) IsVirtual() bool { return t.isVirtual() }
 
 // IsDaemon reports whether t is a daemon thread; virtual threads always are. It ports
 // Thread.isDaemon().
-func (t *Thread) IsDaemon() bool { return t.daemon.Load() }
+func (t *Thread) IsDaemon() bool {
+	if t.isVirtual() {
+		return true
+	}
+	m := t.moreIfAny()
+	return m != nil && m.daemon.Load()
+}
 
 // SetDaemon marks t as a daemon or user thread before it starts. It panics with
 // ErrIllegalArgument for SetDaemon(false) on a virtual thread (in any state) and with
 // ErrIllegalThreadState once the thread has started. It ports Thread.setDaemon.
 func (t *Thread) SetDaemon(on bool) {
-	if t.virtual && !on {
+	if t.isVirtual() && !on {
 		panic(fmt.Errorf("%w: 'false' not legal for virtual threads", ErrIllegalArgument))
 	}
 	if t.alive() {
 		panic(fmt.Errorf("%w: thread is alive", ErrIllegalThreadState))
 	}
-	if !t.virtual {
-		t.daemon.Store(on)
+	if !t.isVirtual() {
+		t.more().daemon.Store(on)
 	}
 }
 
 // Priority returns the thread's priority; always NormPriority (5) for virtual threads. Go has no
 // thread priorities: the value is kept and reported, not applied. It ports Thread.getPriority().
-func (t *Thread) Priority() int { return int(t.priority.Load()) }
+func (t *Thread) Priority() int {
+	if m := t.moreIfAny(); m != nil && !t.isVirtual() {
+		if p := m.priority.Load(); p != 0 {
+			return int(p)
+		}
+	}
+	return NormPriority
+}
 
 // SetPriority sets the priority of a platform thread; on a virtual thread it is ignored. A
 // priority outside MinPriority..MaxPriority panics with ErrIllegalArgument. It ports
@@ -143,8 +240,8 @@ func (t *Thread) SetPriority(p int) {
 	if p < MinPriority || p > MaxPriority {
 		panic(fmt.Errorf("%w: priority %d not in 1..10", ErrIllegalArgument, p))
 	}
-	if !t.virtual {
-		t.priority.Store(int32(p))
+	if !t.isVirtual() {
+		t.more().priority.Store(int32(p))
 	}
 }
 
@@ -175,7 +272,7 @@ func (t *Thread) alive() bool {
 
 // IsInterrupted reports whether t's interrupt status is set, without clearing it. It ports
 // Thread.isInterrupted().
-func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
+func (t *Thread) IsInterrupted() bool { return t.bits.get(bitInterrupted) }
 
 // Interrupt sets t's interrupt status and wakes it if it is blocked in a loom call: Sleep, Join,
 // a lock, a condition, a queue or a future then return ErrInterrupted (clearing the status), and
@@ -184,7 +281,7 @@ func (t *Thread) IsInterrupted() bool { return t.interrupted.Load() }
 // thread that is not blocked is kept until its next interruptible call. Interrupting a thread
 // that has not started or has ended just sets the status. It ports Thread.interrupt().
 func (t *Thread) Interrupt() {
-	t.interrupted.Store(true)
+	t.bits.set(bitInterrupted)
 	t.interruptWake()
 	t.interruptIO()
 }
@@ -195,17 +292,26 @@ func (t *Thread) Interrupt() {
 // A thread notified in a monitor wait waits to re-enter the monitor: while it is BLOCKED its
 // Blocker is the monitor, not the monitor's wait set.
 func (t *Thread) Blocker() any {
-	b := t.blocker.Load()
-	if b == nil {
+	x := t.x.Load()
+	if x == nil {
 		return nil
 	}
-	if ws, ok := b.v.(rt.WaitSet); ok && t.rawState() == Blocked {
+	x.mu.Lock()
+	b := x.blocker
+	x.mu.Unlock()
+	if ws, ok := b.(rt.WaitSet); ok && t.rawState() == Blocked {
 		return ws.Monitor()
 	}
-	return b.v
+	return b
 }
 
-type blockerBox struct{ v any }
+// setBlocker records what t parks on (nil: nothing). Only t calls it.
+func (t *Thread) setBlocker(b any) {
+	x := t.ext()
+	x.mu.Lock()
+	x.blocker = b
+	x.mu.Unlock()
+}
 
 // Carrier returns the name of the carrier t is mounted on ("ForkJoinPool-1-worker-1"), or "" if
 // t is not mounted (parked, queued, not started, ended, or a platform thread).
@@ -222,7 +328,7 @@ func (t *Thread) Carrier() string {
 func (t *Thread) String() string {
 	var b strings.Builder
 	name := t.Name()
-	if t.virtual {
+	if t.isVirtual() {
 		b.WriteString("VirtualThread[#")
 		b.WriteString(itoa(t.id))
 		if name != "" {
@@ -266,25 +372,27 @@ func (t *Thread) Start() {
 // thread is then TERMINATED, as in Java). Starting twice still panics: that is a programming
 // error.
 func (t *Thread) TryStart() error {
-	if t.foreign || t == mainThread || !t.started.CompareAndSwap(false, true) {
+	// New -> RUNNABLE happens once: a second Start, or a Start of a foreign, main or ended
+	// thread, finds another state
+	if t.kind == kindForeign || t == mainThread || !t.state.CompareAndSwap(int32(New), int32(Runnable)) {
 		panic(fmt.Errorf("%w: thread already started", ErrIllegalThreadState))
 	}
-	if t.virtual {
+	if t.isVirtual() {
 		return t.sched.start(t)
 	}
 	return startPlatform(t)
 }
 
-// runTask runs the task; a panic that escapes it is handled like Java's uncaught exception and
-// ends only this thread. It reports false if the task called runtime.Goexit (the goroutine is
-// then ending, and the caller's deferred code must finish the thread).
+// runTask runs the task of a platform thread; a panic that escapes it is handled like Java's
+// uncaught exception and ends only this thread. (A virtual thread's task runs in Carry, which
+// does the same in its own deferred call: one frame less under every parked virtual thread.)
 func (t *Thread) runTask() {
 	defer func() {
 		if r := recover(); r != nil {
 			t.uncaught(r, debug.Stack())
 		}
 	}()
-	t.task()
+	t.task.Run()
 }
 
 // The global uncaught-exception handler; nil means print to stderr.
@@ -302,7 +410,10 @@ func SetDefaultUncaughtExceptionHandler(h func(t *Thread, panicValue any)) {
 }
 
 func (t *Thread) uncaught(v any, stack []byte) {
-	h := t.ueh
+	var h func(*Thread, any)
+	if m := t.moreIfAny(); m != nil {
+		h = m.ueh
+	}
 	if h == nil {
 		if p := defaultUEH.Load(); p != nil {
 			h = *p
@@ -318,26 +429,37 @@ func (t *Thread) uncaught(v any, stack []byte) {
 	fmt.Fprintf(os.Stderr, "Exception in thread %q %v\n%s", t.Name(), v, stack)
 }
 
-// terminate marks t TERMINATED, releases its thread-locals and wakes its joiners.
-func (t *Thread) terminate() {
+// terminate marks t TERMINATED, releases its thread-locals and wakes its joiners. slot is the
+// carrier it ends on, if any.
+func (t *Thread) terminate(slot *carrier.Slot) {
 	t.state.Store(int32(Terminated))
-	// Most threads end unjoined: skip the mutex then. A joiner counts itself (under t.mu) before
-	// it looks at the state, and this looks at the count after storing the state, so either the
-	// joiner sees TERMINATED or this sees the joiner.
-	var j []*Thread
-	if t.nJoiners.Load() != 0 {
-		t.mu.Lock()
-		j = t.joiners
-		t.joiners = nil
-		t.mu.Unlock()
-	}
-	t.data = rt.Data{}
 	t.task = nil
-	for _, w := range j {
-		w.unpark()
+	// Most threads end unjoined and without an extra: skip it then. A joiner makes the extra and
+	// counts itself (under its mu) before it looks at the state, and this looks at the extra and
+	// the count after storing the state, so either the joiner sees TERMINATED or this sees the
+	// joiner.
+	if x := t.x.Load(); x != nil {
+		t.terminateExtra(x)
 	}
 	if t.sched != nil {
-		t.sched.threadEnded()
+		t.sched.threadEnded(t, slot)
+	}
+}
+
+//go:noinline
+func (t *Thread) terminateExtra(x *extra) {
+	var j []*Thread
+	if x.nJoiners.Load() != 0 {
+		x.mu.Lock()
+		j = x.joiners
+		x.joiners = nil
+		x.mu.Unlock()
+	}
+	if m := x.more.Load(); m != nil {
+		m.data = rt.Data{}
+	}
+	for _, w := range j {
+		w.unpark()
 	}
 }
 
@@ -374,17 +496,18 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 			panic(fmt.Errorf("%w: a thread cannot join itself", ErrIllegalThreadState))
 		}
 	}
-	if me.interrupted.Swap(false) {
+	if me.bits.take(bitInterrupted) {
 		return false, ErrInterrupted
 	}
-	t.mu.Lock()
+	x := t.ext()
+	x.mu.Lock()
 	if t.rawState() == Terminated {
-		t.mu.Unlock()
+		x.mu.Unlock()
 		return true, nil
 	}
-	t.joiners = append(t.joiners, me)
-	t.nJoiners.Add(1)
-	t.mu.Unlock()
+	x.joiners = append(x.joiners, me)
+	x.nJoiners.Add(1)
+	x.mu.Unlock()
 	var deadline time.Time
 	if d >= 0 {
 		deadline = time.Now().Add(d)
@@ -393,11 +516,11 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 	// sweeps (rate-limited, see Current), starting after a millisecond and backing off to a
 	// second.
 	poll := time.Duration(-1)
-	if t.foreign {
+	if t.isForeign() {
 		poll = time.Millisecond
 	}
 	for t.State() != Terminated {
-		if me.interrupted.Swap(false) {
+		if me.bits.take(bitInterrupted) {
 			t.removeJoiner(me)
 			return false, ErrInterrupted
 		}
@@ -421,9 +544,10 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 }
 
 func (t *Thread) removeJoiner(w *Thread) {
-	t.mu.Lock()
-	if i := slices.Index(t.joiners, w); i >= 0 {
-		t.joiners = slices.Delete(t.joiners, i, i+1)
+	x := t.ext()
+	x.mu.Lock()
+	if i := slices.Index(x.joiners, w); i >= 0 {
+		x.joiners = slices.Delete(x.joiners, i, i+1)
 	}
-	t.mu.Unlock()
+	x.mu.Unlock()
 }

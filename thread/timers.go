@@ -1,8 +1,10 @@
 package thread
 
 import (
-	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/loomgo/loom/internal/carrier"
 )
 
 // timerQueue is a scheduler's queue of timed parks, the JDK 21 "VirtualThread-unparker": a
@@ -10,22 +12,45 @@ import (
 // then resumes every thread whose deadline has passed (through resumeIf, like Unpark, so a
 // timeout races unparks and interrupts on the park word and exactly one of them wins).
 //
-// Why not a time.Timer per thread: a timer and its channel cost ~200 bytes and an allocation per
-// virtual thread that ever sleeps, and the garbage of 100,000 sleepers made the collector the
-// largest cost of a sleep; AfterFunc would also start a goroutine per firing. The heap costs no
-// allocation per park (entries are values; a thread knows its own index), and a thread woken
-// before its deadline removes its entry at once, so the heap holds only threads still waiting.
+// Entries are values {deadline, thread, park word} in a 4-ary heap: a sift compares deadlines in
+// the heap's own array and touches no Thread, so a heap of a million sleepers costs what sorting
+// their deadlines costs, not a cache miss per level. A thread woken before its deadline leaves its
+// entry behind (lazy deletion, as Go's runtime timers do): the entry is stale once the thread's
+// park word has moved on, and its firing then loses the CAS and does nothing. The thread counts
+// itself in stale (dropped); when stale entries are half the heap, the goroutine compacts it, so
+// the heap never holds more than twice the threads still waiting, and a heap of nothing but stale
+// entries is emptied at once (the goroutine then ends instead of sleeping for a deadline nobody
+// waits for).
+//
+// Why the count is exact enough: each stale entry is counted in once, by its thread (woken by
+// something else than the queue: the resumed word has no flagTimeout), and out once, by whoever
+// removes it (the goroutine popping it with a failing CAS, or a compaction). The two may come in
+// either order, so stale is off while they are in flight; it only decides when to compact, and a
+// compaction decides what is stale by the park words themselves.
+//
+// Designs measured and not taken:
+//   - A time.Timer per thread: a timer and its channel cost ~200 bytes and an allocation per
+//     virtual thread that ever sleeps, and the garbage of 100,000 sleepers made the collector the
+//     largest cost of a sleep; AfterFunc would also start a goroutine per firing.
+//   - A binary heap whose entries' threads know their index (loom's first queue: removal at once
+//     on an early wake): every swap wrote the index into the Thread, a cache miss per level, and
+//     with a million sleepers the pops alone took seconds of CPU.
 //
 // The goroutine runs while the heap is not empty and ends when it is; it is started by the first
 // timed park after that, so an idle scheduler holds no goroutine. It is started by a thread of the
 // scheduler, so a scheduler made inside a testing/synctest bubble keeps it (and its timer) in the
 // bubble.
 type timerQueue struct {
-	mu      sync.Mutex
-	heap    []timerEntry
+	mu      carrier.Lock // taken deep in a parking thread's stack (add): see carrier.Lock
+	heap    timerHeap
 	running bool
-	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for
+	poke    chan struct{} // an earlier deadline than the one the goroutine sleeps for, or stale entries to drop (made with the queue: see init)
+
+	n     atomic.Int64 // heap.n, for dropped
+	stale atomic.Int64 // entries whose park ended before their deadline (see above)
 }
+
+const maxBatch = 256
 
 type timerEntry struct {
 	when   int64 // nanotime deadline
@@ -33,42 +58,125 @@ type timerEntry struct {
 	parked uint64 // the park word the deadline belongs to
 }
 
+// timerHeap is the queue's 4-ary heap, stored in chunks of chunkLen entries: it grows by a chunk
+// and shrinks by one, and never copies (a slice grown by doubling leaves its old arrays as
+// garbage, as much again as the heap over its growth; by a quarter, four times as much). The
+// queue's goroutine adds a chunk before the heap is full (grow), so that add, deep in a parking
+// thread's stack, does not allocate.
+type timerHeap struct {
+	chunks []*timerChunk
+	n      int
+}
+
+const (
+	chunkBits = 10
+	chunkLen  = 1 << chunkBits
+)
+
+type timerChunk [chunkLen]timerEntry
+
+func (h *timerHeap) at(i int) *timerEntry { return &h.chunks[i>>chunkBits][i&(chunkLen-1)] }
+
+func (h *timerHeap) cap() int { return len(h.chunks) * chunkLen }
+
+// tight reports whether the heap should get a chunk more before it fills up.
+func (h *timerHeap) tight() bool { return h.n >= h.cap()-chunkLen/2 }
+
+// grow adds a chunk if the heap is tight, and drops an empty chunk at the end if two are free.
+func (h *timerHeap) grow() {
+	switch {
+	case h.tight():
+		h.chunks = append(h.chunks, new(timerChunk))
+	case len(h.chunks) > 1 && h.n <= h.cap()-2*chunkLen:
+		h.chunks[len(h.chunks)-1] = nil
+		h.chunks = h.chunks[:len(h.chunks)-1]
+	}
+}
+
+// push appends e and moves it to its place; it reports whether e is now the earliest.
+func (h *timerHeap) push(e timerEntry) bool {
+	if h.n == h.cap() {
+		h.chunks = append(h.chunks, new(timerChunk)) // the goroutine did not keep up: grow here
+	}
+	i := h.n
+	h.n++
+	for i > 0 {
+		p := (i - 1) / 4
+		pe := h.at(p)
+		if pe.when <= e.when {
+			break
+		}
+		*h.at(i) = *pe
+		i = p
+	}
+	*h.at(i) = e
+	return i == 0
+}
+
+// pop removes the earliest entry.
+func (h *timerHeap) pop() {
+	h.n--
+	last := h.at(h.n)
+	e := *last
+	*last = timerEntry{}
+	if h.n > 0 {
+		h.down(0, e)
+	}
+}
+
+// down puts e at i or below, keeping the heap ordered.
+func (h *timerHeap) down(i int, e timerEntry) {
+	n := h.n
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m, me := c, h.at(c)
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if je := h.at(j); je.when < me.when {
+				m, me = j, je
+			}
+		}
+		if e.when <= me.when {
+			break
+		}
+		*h.at(i) = *me
+		i = m
+	}
+	*h.at(i) = e
+}
+
+// init makes the queue ready. (Not in add, which runs deep in a parking thread's stack and must
+// not allocate there: see park.go.)
+func (q *timerQueue) init() {
+	q.poke = make(chan struct{}, 1)
+	q.heap.chunks = []*timerChunk{new(timerChunk)}
+}
+
 // add queues t's timed park with word parked until deadline.
 func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	q.mu.Lock()
-	q.heap = append(q.heap, timerEntry{when: deadline, t: t, parked: parked})
-	i := len(q.heap) - 1
-	t.tqIndex = i + 1
-	q.up(i)
-	first := t.tqIndex == 1
+	first := q.heap.push(timerEntry{when: deadline, t: t, parked: parked})
+	tight := q.heap.tight()
+	q.n.Store(int64(q.heap.n))
 	start := !q.running
 	if start {
 		q.running = true
-		if q.poke == nil {
-			q.poke = make(chan struct{}, 1)
-		}
 	}
 	q.mu.Unlock()
 	switch {
 	case start:
 		go q.run()
-	case first:
+	case first, tight:
 		q.wakeRunner()
 	}
 }
 
-// remove drops t's entry, if it is still queued. Removing the earliest entry pokes the goroutine,
-// so that it sleeps for the new earliest deadline, or ends if none is left, instead of sleeping
-// on for a deadline nobody waits for.
-func (q *timerQueue) remove(t *Thread) {
-	q.mu.Lock()
-	i := t.tqIndex - 1
-	if i >= 0 {
-		q.removeAt(i)
-	}
-	q.mu.Unlock()
-	if i == 0 {
-		q.wakeRunner()
+// dropped is called by a thread whose timed park ended before its deadline: its entry is stale.
+func (q *timerQueue) dropped() {
+	if s := q.stale.Add(1); 2*s >= q.n.Load() {
+		q.wakeRunner() // half the heap or more is stale: compact it
 	}
 }
 
@@ -82,27 +190,44 @@ func (q *timerQueue) wakeRunner() {
 func (q *timerQueue) run() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	var due []timerEntry // the batch due now, reused
 	for {
 		q.mu.Lock()
-		now := nanotime()
-		var due []timerEntry
-		for len(q.heap) > 0 && q.heap[0].when <= now {
-			due = append(due, q.heap[0])
-			q.removeAt(0)
+		if s := q.stale.Load(); s > 0 && 2*s >= int64(q.heap.n) {
+			q.compactLocked()
 		}
-		empty := len(q.heap) == 0
+		q.heap.grow()
+		now := nanotime()
+		due = due[:0]
+		// at most a batch per lock hold: the threads adding entries wait for this lock
+		for q.heap.n > 0 && q.heap.at(0).when <= now && len(due) < maxBatch {
+			due = append(due, *q.heap.at(0))
+			q.heap.pop()
+		}
+		q.n.Store(int64(q.heap.n))
+		empty := q.heap.n == 0
 		var next int64
 		if empty {
 			q.running = false
 		} else {
-			next = q.heap[0].when
+			next = q.heap.at(0).when
 		}
 		q.mu.Unlock()
-		for _, e := range due {
-			e.t.resumeIf(e.parked, false)
+		lost := int64(0)
+		for i := range due {
+			if !due[i].t.resumeIf(due[i].parked, false, true) {
+				lost++ // its park had already ended: a stale entry
+			}
+			due[i] = timerEntry{}
+		}
+		if lost > 0 {
+			q.stale.Add(-lost)
 		}
 		if empty {
 			return
+		}
+		if len(due) == maxBatch {
+			continue // more may be due
 		}
 		timer.Reset(time.Duration(next - nanotime()))
 		select {
@@ -112,70 +237,34 @@ func (q *timerQueue) run() {
 	}
 }
 
+// compactLocked drops the stale entries (whose thread's park word has moved on) and rebuilds
+// the heap.
+func (q *timerQueue) compactLocked() {
+	h := &q.heap
+	k := 0
+	for i := range h.n {
+		if e := *h.at(i); e.t.park.Load() == e.parked {
+			*h.at(k) = e
+			k++
+		}
+	}
+	for i := k; i < h.n; i++ {
+		*h.at(i) = timerEntry{}
+	}
+	q.stale.Add(-int64(h.n - k))
+	h.n = k
+	if k > 1 {
+		for i := (k - 2) / 4; i >= 0; i-- {
+			h.down(i, *h.at(i))
+		}
+	}
+	for len(h.chunks) > 1 && h.n <= h.cap()-2*chunkLen {
+		h.grow() // give back the memory of a burst
+	}
+}
+
 func (q *timerQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.heap)
-}
-
-// removeAt removes the entry at index i, keeping the heap ordered.
-func (q *timerQueue) removeAt(i int) {
-	h := q.heap
-	last := len(h) - 1
-	h[i].t.tqIndex = 0
-	if i != last {
-		h[i] = h[last]
-		h[i].t.tqIndex = i + 1
-	}
-	h[last] = timerEntry{}
-	q.heap = h[:last]
-	if i != last {
-		if !q.up(i) {
-			q.down(i)
-		}
-	}
-	if cap(q.heap) > 1024 && len(q.heap) < cap(q.heap)/4 {
-		q.heap = append([]timerEntry(nil), q.heap...) // give back the memory of a burst
-	}
-}
-
-func (q *timerQueue) swap(i, j int) {
-	h := q.heap
-	h[i], h[j] = h[j], h[i]
-	h[i].t.tqIndex = i + 1
-	h[j].t.tqIndex = j + 1
-}
-
-// up moves entry i towards the root and reports whether it moved.
-func (q *timerQueue) up(i int) bool {
-	moved := false
-	for i > 0 {
-		p := (i - 1) / 2
-		if q.heap[p].when <= q.heap[i].when {
-			break
-		}
-		q.swap(i, p)
-		i = p
-		moved = true
-	}
-	return moved
-}
-
-func (q *timerQueue) down(i int) {
-	n := len(q.heap)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && q.heap[r].when < q.heap[l].when {
-			m = r
-		}
-		if q.heap[i].when <= q.heap[m].when {
-			return
-		}
-		q.swap(i, m)
-		i = m
-	}
+	return q.heap.n
 }

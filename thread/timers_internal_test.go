@@ -2,66 +2,123 @@ package thread
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// The timer queue against a model: random adds and removes keep the heap ordered, every thread's
-// index pointing at its own entry, and the goroutine ends once the queue is empty.
+// The timer queue against a model: random adds, early wake-ups (the entry goes stale) and
+// firings keep the heap ordered, the live entries exactly the model's, the stale ones counted,
+// and the goroutine ends once nothing but stale entries is left.
 func TestTimerQueueHeapMatchesModel(t *testing.T) {
 	for seed := range uint64(50) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		var q timerQueue
+		q.init()
 		model := map[*Thread]int64{}
 		far := nanotime() + int64(time.Hour)
 		for range 500 {
 			if len(model) > 0 && r.IntN(3) == 0 {
-				for th := range model { // remove an arbitrary one
-					q.remove(th)
+				for th := range model { // an early wake-up of an arbitrary one
+					if !th.resumeIf(th.park.Load(), false, false) {
+						t.Fatalf("seed %d: could not resume a parked thread", seed)
+					}
+					q.dropped()
 					delete(model, th)
 					break
 				}
 			} else {
-				th := &Thread{}
+				th := &Thread{kind: kindPlatform}
+				th.parker = newParker()
+				parked := uint64(1)<<seqShift | phaseParked
+				th.park.Store(parked)
 				when := far + r.Int64N(int64(time.Hour))
-				q.add(th, when, 1) // park word 1 never matches: a firing would do nothing
+				q.add(th, when, parked)
 				model[th] = when
 			}
 			q.mu.Lock()
-			if len(q.heap) != len(model) {
-				t.Fatalf("seed %d: heap has %d entries, model %d", seed, len(q.heap), len(model))
-			}
-			for i, e := range q.heap {
-				if e.t.tqIndex != i+1 || model[e.t] != e.when {
-					t.Fatalf("seed %d: entry %d: index %d, when %d (model %d)", seed, i, e.t.tqIndex, e.when, model[e.t])
+			live := 0
+			for i := range q.heap.n {
+				e := *q.heap.at(i)
+				if e.t.park.Load() == e.parked {
+					live++
+					if model[e.t] != e.when {
+						t.Fatalf("seed %d: entry %d: when %d, model %d", seed, i, e.when, model[e.t])
+					}
+				} else if _, ok := model[e.t]; ok {
+					t.Fatalf("seed %d: entry %d stale but in the model", seed, i)
 				}
-				if i > 0 && q.heap[(i-1)/2].when > e.when {
+				if i > 0 && q.heap.at((i-1)/4).when > e.when {
 					t.Fatalf("seed %d: heap order broken at %d", seed, i)
 				}
 			}
+			n, stale, counted := q.heap.n, q.heap.n-live, q.stale.Load()
 			q.mu.Unlock()
+			if live != len(model) {
+				t.Fatalf("seed %d: %d live entries, model %d", seed, live, len(model))
+			}
+			// nothing is due, so the goroutine only compacts, under the lock: the count is exact
+			if counted != int64(stale) {
+				t.Fatalf("seed %d: %d stale entries of %d, counted %d", seed, stale, n, counted)
+			}
 		}
 		for th := range model {
-			q.remove(th)
+			th.resumeIf(th.park.Load(), false, false)
+			q.dropped()
 		}
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			q.mu.Lock()
-			running := q.running
+			running, n := q.running, q.heap.n
 			q.mu.Unlock()
-			if !running {
+			if !running && n == 0 {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("seed %d: the timer goroutine did not end with the queue empty", seed)
+				t.Fatalf("seed %d: the timer goroutine did not end with only stale entries left (%d)", seed, n)
 			}
 			time.Sleep(time.Millisecond)
+		}
+		if n := q.stale.Load(); n != 0 {
+			t.Fatalf("seed %d: stale count %d with an empty queue", seed, n)
 		}
 	}
 }
 
-// A timed park resumed by its deadline leaves the queue empty; one resumed early removes its entry.
+// Firings: entries whose deadline passes resume their threads in deadline order, each once.
+func TestTimerQueueFiresDueEntries(t *testing.T) {
+	var q timerQueue
+	q.init()
+	const n = 200
+	ths := make([]*Thread, n)
+	now := nanotime()
+	for i := range ths {
+		th := &Thread{kind: kindPlatform}
+		th.parker = newParker()
+		parked := uint64(1)<<seqShift | phaseParked
+		th.park.Store(parked)
+		th.parker.woken.Store(0)
+		ths[i] = th
+		q.add(th, now+int64(time.Duration(i%20)*time.Millisecond), parked)
+	}
+	for _, th := range ths {
+		th.awaitWake()
+		if th.park.Load()&flagTimeout == 0 {
+			t.Fatalf("resumed without the timeout flag: %b", th.park.Load())
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for q.len() != 0 || q.stale.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d entries left, stale %d", q.len(), q.stale.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A timed park resumed by its deadline leaves the queue empty; one resumed early leaves a stale
+// entry, dropped soon after.
 func TestTimedParksLeaveNoTimerEntries(t *testing.T) {
 	s := NewScheduler(SchedulerOptions{Parallelism: 1})
 	defer s.Close()
@@ -80,7 +137,51 @@ func TestTimedParksLeaveNoTimerEntries(t *testing.T) {
 	}
 	Unpark(th)
 	th.Join()
-	if n := s.timers.len(); n != 0 {
-		t.Fatalf("%d timer entries left", n)
+	// the early wake-up left a stale entry, which the queue's goroutine drops
+	for s.timers.len() != 0 || s.timers.stale.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d timer entries left, %d stale", s.timers.len(), s.timers.stale.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// The chunked heap across chunk boundaries: random pushes and pops come out in deadline order,
+// and the chunks grow and shrink with it.
+func TestTimerHeapOrderAcrossChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var h timerHeap
+	h.chunks = []*timerChunk{new(timerChunk)}
+	var model []int64
+	for round := range 6 {
+		for range 3 * chunkLen {
+			if len(model) > 0 && r.IntN(3) == 0 {
+				min := slices.Min(model)
+				if got := h.at(0).when; got != min {
+					t.Fatalf("round %d: earliest %d, want %d", round, got, min)
+				}
+				h.pop()
+				model = slices.Delete(model, slices.Index(model, min), slices.Index(model, min)+1)
+			} else {
+				w := r.Int64N(1 << 40)
+				h.push(timerEntry{when: w})
+				model = append(model, w)
+			}
+			h.grow()
+			if h.n != len(model) || h.cap() < h.n || h.cap() > h.n+3*chunkLen {
+				t.Fatalf("round %d: %d entries in %d chunks, model %d", round, h.n, len(h.chunks), len(model))
+			}
+		}
+	}
+	slices.Sort(model)
+	for i, want := range model {
+		if got := h.at(0).when; got != want {
+			t.Fatalf("pop %d: %d, want %d", i, got, want)
+		}
+		h.pop()
+		h.grow()
+	}
+	if h.n != 0 || len(h.chunks) != 1 {
+		t.Fatalf("empty heap keeps %d entries in %d chunks", h.n, len(h.chunks))
 	}
 }

@@ -66,13 +66,13 @@ func (s *Scheduler) watchdog() {
 			s.watch(&st)
 		case <-s.wdIdle:
 		}
-		if s.live.Load() == 0 {
+		if s.live() == 0 {
 			for range st.compensated {
 				s.pool.EndCompensate()
 			}
 			s.wdRunning.Store(false)
 			// a thread started after the check above found the flag still set: run on for it
-			if s.live.Load() == 0 || !s.wdRunning.CompareAndSwap(false, true) {
+			if s.live() == 0 || !s.wdRunning.CompareAndSwap(false, true) {
 				return
 			}
 			st = watchState{seen: map[*carrier.Slot]seenMount{}, reported: map[*carrier.Slot]uint64{}, compensated: map[*carrier.Slot]uint64{}}
@@ -112,8 +112,8 @@ func (s *Scheduler) watch(st *watchState) {
 		if !blocked {
 			continue
 		}
-		t := lookup(m.Gid)
-		if t == nil || !t.virtual || t.rawState() != Runnable {
+		t := (*Thread)(m.Cur)
+		if t == nil || t.gid != m.Gid || t.rawState() != Runnable {
 			continue // parked in loom while pinned: reported as a pinned park instead
 		}
 		st.reported[m.Slot] = m.Seq

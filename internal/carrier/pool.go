@@ -19,17 +19,31 @@
 // for the rest of its life, and the slot is handed on: to the goroutine of the next queued
 // resumption, to a fresh goroutine that runs the next new task, or, when nothing is queued, back
 // to the idle list. When the parked thread is unparked it is queued as a resumption; whoever holds
-// a slot and pops it gives it that slot (Carry sends the slot to the parked goroutine) and exits.
+// a slot and pops it gives it that slot (Carry wakes the parked goroutine with it) and exits.
 // When an inline task finishes, its goroutine keeps the slot it holds at that moment (which may be
 // another slot than the one it started on) and goes on dispatching.
 //
+// # The run queue
+//
+// One FIFO for the whole pool, lock-free (queue.go: a segmented queue, crossbeam's SegQueue): a
+// push is a compare-and-swap on the tail, a pop one on the head, so submitters on any number of
+// goroutines and the carriers never wait for each other behind a mutex, and a submitter that is
+// preempted holds nothing anyone needs. The slots are managed under the pool's mutex, which the
+// hot paths take only when a slot changes between idle and busy: Submit pushes and then looks at
+// one atomic word (avail, the slots it could take); a carrier that finishes a task pops the next
+// one without a lock while the queue is non-empty. The count of Runnables ever pushed is the
+// tail's index, so no shared counter is written per task.
+//
 // # Invariants
 //
-//   - busy+len(idle) == size, and size <= max; the goroutine holding a busy slot is the only one
-//     running virtual-thread code under it.
-//   - The queue is non-empty only while no slot is idle, or a slot is about to be handed to a
-//     dispatcher (between the Lock that took it off the idle list and the goroutine start).
-//   - Every Runnable queued is carried exactly once.
+//   - busy+len(idle) == size, size <= max, and avail == target-busy, excess == busy-target (both
+//     written under mu); the goroutine holding a busy slot is the only one running virtual-thread
+//     code under it.
+//   - No Runnable stays queued while a slot is available: Submit pushes and then reads avail; a
+//     carrier that finds the queue empty makes its slot idle (raising avail) and then looks at
+//     the queue again. Go's atomics are sequentially consistent, so at least one of the two sees
+//     the other, and whoever does takes a slot and dispatches (wake).
+//   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS.
 //
 // # Designs not taken
 //
@@ -39,16 +53,29 @@
 //   - Keeping idle dispatcher goroutines alive for a keep-alive period (the JDK keeps idle carrier
 //     OS threads for 30 s): the Go runtime already caches goroutine structures and stacks, so a
 //     dispatcher that finds the queue empty simply exits and an idle pool holds no goroutine.
-//   - Work stealing with per-slot deques: the JDK's ForkJoinPool has them, but with a handful of
-//     carriers a single FIFO queue under one mutex is simpler, strictly FIFO, and not the
-//     bottleneck (the goroutine hand-off is).
+//   - One FIFO under a mutex (loom's first pool): strictly FIFO and simple, but every submit and
+//     every dispatch took the same lock; with eight goroutines submitting on two cores the lock
+//     convoyed (a holder preempted in its critical section stalls every submitter) and the lock
+//     was ~7% of a million-futures run.
+//   - Per-slot deques with stealing (the JDK's ForkJoinPool in async mode): locality for threads
+//     unparked by a carrier, but FIFO only per deque, and with one carrier a thread woken by
+//     another (a lock hand-off) would run before threads woken from outside that queued earlier;
+//     the timing experiments (one carrier, N sleepers; pinning) assume one FIFO. With a handful
+//     of carriers the shared queue's two cache lines are not the bottleneck (the goroutine
+//     hand-off is).
+//   - Popping in batches into a per-slot buffer: fewer CASes on the head, but a batch taken by a
+//     carrier whose task then runs long waits behind it while another carrier idles (the JDK
+//     avoids that by letting others steal from the buffer). One CAS per pop costs ~10 ns.
+//   - A bounded ring (Vyukov's MPMC array queue) that spills to a locked list when full: no
+//     allocation per block, but a burst of a million submissions would spill and take the lock
+//     again, and keeping FIFO across ring and spill needs its own protocol.
 package carrier
 
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // ErrClosed is returned by Submit after Close.
@@ -71,23 +98,45 @@ type Slot struct {
 	ID   int    // 1-based worker index
 	Name string // "ForkJoinPool-<pool>-worker-<ID>"
 	pool *Pool
+	idle bool // on the idle list (guarded by pool.mu)
 
-	// What runs on the slot, for a watchdog: the goroutine, and a count of mounts that tells one
-	// mount from the next (a watchdog that sees the same count twice, a period apart, knows the
-	// mount has lasted that long; no clock is read on the hot path).
+	// start is the dispatch loop beginning on this slot, and first the Runnable it begins with
+	// (see startDispatcher).
+	start func()
+	first Runnable
+
+	// cur is what runs on the slot (package thread's *Thread), stored by Mounted and cleared
+	// when the slot goes idle: how a thread that runs inline and was never registered anywhere
+	// is still found (Current, LiveThreads).
+	cur unsafe.Pointer
+
+	// Spare is kept for whoever holds the slot: package thread keeps a parker there, made where
+	// the stack is shallow, for the next thread that parks on this carrier (see its park.go).
+	Spare unsafe.Pointer
+
+	// For a watchdog (Pool.Watch): the goroutine, and a count of mounts that tells one mount from
+	// the next (a watchdog that sees the same count twice, a period apart, knows the mount has
+	// lasted that long; no clock is read on the hot path). Not written in pools nobody watches.
 	gid atomic.Int64
 	seq atomic.Uint64
 }
 
-// Mounted records that goroutine gid runs on s from now on.
-func (s *Slot) Mounted(gid int64) {
-	s.gid.Store(gid)
-	s.seq.Add(1)
+// Mounted records that cur, running on goroutine gid, runs on s from now on.
+func (s *Slot) Mounted(cur unsafe.Pointer, gid int64) {
+	atomic.StorePointer(&s.cur, cur)
+	if s.pool.watched {
+		s.gid.Store(gid)
+		s.seq.Add(1)
+	}
 }
+
+// Current returns what Mounted last recorded on s, or nil if s has gone idle since.
+func (s *Slot) Current() unsafe.Pointer { return atomic.LoadPointer(&s.cur) }
 
 // Mount describes the current mount of a slot.
 type Mount struct {
 	Slot *Slot
+	Cur  unsafe.Pointer
 	Gid  int64
 	Seq  uint64
 }
@@ -101,10 +150,25 @@ var poolSeq atomic.Int64
 
 // Pool is a set of carriers with a FIFO run queue. Its zero value is not usable; see New.
 type Pool struct {
-	number int64
-	max    int
+	number  int64
+	max     int
+	watched bool
+	q       *runQueue
 
-	mu       sync.Mutex
+	// Mirrors of the slot counts for the lock-free paths, written under mu.
+	avail  atomic.Int32 // target-busy: slots a Submit may take (idle ones, or new ones)
+	excess atomic.Int32 // busy-target: busy slots that retire when done (after a compensation)
+	closed atomic.Bool
+
+	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
+	// dispatchers, and the virtual threads that parked on one of them and so own it now. It is
+	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
+	// counts the whole process (and reads high for a while after a million goroutines end). It
+	// is written once per goroutine started, not per task.
+	goroutines     atomic.Int64
+	peakGoroutines atomic.Int64
+
+	mu       Lock          // taken deep in parked threads' stacks (Next): see Lock
 	target   int           // parallelism plus active compensations, capped at max
 	size     int           // slots that exist (busy + idle)
 	busy     int           // slots held by a goroutine
@@ -112,18 +176,8 @@ type Pool struct {
 	slots    map[int]*Slot // every slot that exists, by ID
 	freeIDs  []int         // IDs of retired slots, for reuse
 	nextID   int
-	q        ring
-	closed   bool
 	comps    int // compensations in force
 	maxComps int // high-water mark of size, for stats
-
-	submitted atomic.Int64
-	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
-	// dispatchers, and the virtual threads that parked on one of them and so own it now. It is
-	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
-	// counts the whole process (and reads high for a while after a million goroutines end).
-	goroutines     atomic.Int64
-	peakGoroutines atomic.Int64
 }
 
 // New returns a pool with the given parallelism and maximum pool size (max >= parallelism).
@@ -134,8 +188,14 @@ func New(parallelism, max int) *Pool {
 	if max < parallelism {
 		max = parallelism
 	}
-	return &Pool{number: poolSeq.Add(1), max: max, target: parallelism}
+	p := &Pool{number: poolSeq.Add(1), max: max, target: parallelism, q: newRunQueue()}
+	p.syncLocked()
+	return p
 }
+
+// Watch makes the pool keep the goroutine and mount count of each slot for Mounts (a watchdog).
+// Call it before the pool is used.
+func (p *Pool) Watch() { p.watched = true }
 
 // NextPoolNumber takes the next pool sequence number. Carrier pools and package forkjoin's
 // pools share the sequence, as the JDK's virtual-thread scheduler and ForkJoinPools do.
@@ -151,23 +211,47 @@ func (p *Pool) Parallelism() int {
 	return p.target - p.comps
 }
 
-// Submit queues r (after Close, only resumptions are accepted). If a slot is idle (or the pool may grow) a goroutine is started to dispatch.
+// syncLocked publishes avail and excess after busy or target changed.
+func (p *Pool) syncLocked() {
+	p.avail.Store(int32(p.target - p.busy))
+	p.excess.Store(int32(p.busy - p.target))
+}
+
+// Submit queues r (after Close, only resumptions are accepted) and, if a slot is available,
+// gives one to the head of the queue.
 func (p *Pool) Submit(r Runnable) error {
-	p.mu.Lock()
-	if p.closed && !r.Resumption() {
-		p.mu.Unlock()
+	if p.closed.Load() && !r.Resumption() {
 		return ErrClosed
 	}
-	p.submitted.Add(1)
-	s := p.takeSlotLocked()
-	if s == nil {
-		p.q.push(r)
-		p.mu.Unlock()
-		return nil
+	p.q.push(r)
+	if p.avail.Load() > 0 {
+		p.wake()
 	}
-	p.mu.Unlock()
-	p.dispatchOn(s, r)
 	return nil
+}
+
+// wake takes an available slot, if there is one, for the head of the queue.
+func (p *Pool) wake() {
+	for {
+		p.mu.Lock()
+		s := p.takeSlotLocked()
+		if s == nil {
+			p.mu.Unlock()
+			return
+		}
+		r, ok := p.q.pop()
+		if ok {
+			p.mu.Unlock()
+			p.dispatchOn(s, r)
+			return
+		}
+		// a busy carrier took it first
+		p.idleLocked(s)
+		p.mu.Unlock()
+		if p.q.empty() {
+			return
+		}
+	}
 }
 
 // dispatchOn gives slot s to r: a resumption gets s directly (no new goroutine); a new task gets
@@ -177,26 +261,84 @@ func (p *Pool) dispatchOn(s *Slot, r Runnable) {
 		r.Carry(s)
 		return
 	}
+	p.startDispatcher(s, r)
+}
+
+// startDispatcher starts a goroutine that runs the dispatch loop on s, starting with r, until the
+// queue is empty or the goroutine loses its slot (a resumption took it, or a task ended
+// abnormally).
+//
+// The goroutine runs s.start, a closure made with the slot, and finds r in s.first: a go
+// statement with arguments (go p.loop(s, r)) allocates a closure for them, and the caller may be
+// a thread deep in its park, where an allocation could take the runtime's malloc deep enough to
+// double the thread's stack (see package thread's park.go).
+//
+//go:noinline
+func (p *Pool) startDispatcher(s *Slot, r Runnable) {
 	n := p.goroutines.Add(1)
 	for peak := p.peakGoroutines.Load(); n > peak && !p.peakGoroutines.CompareAndSwap(peak, n); peak = p.peakGoroutines.Load() {
 	}
-	go p.loop(s, r)
+	s.first = r
+	go s.start()
 }
+
+// dispatcher returns s's start: the dispatch loop, on s and its successors. It has no deferred
+// call (that would be a frame's worth more under every thread that parks on the goroutine), so a
+// Carry whose task calls runtime.Goexit, which never returns, counts the goroutine out itself
+// (GoroutineExiting).
+func (p *Pool) dispatcher(s *Slot) func() {
+	return func() {
+		cur, r := s, s.first
+		s.first = nil
+		for r != nil {
+			var ok bool
+			if cur, ok = r.Carry(cur); !ok {
+				break
+			}
+			r = p.Next(cur)
+		}
+		p.goroutines.Add(-1)
+	}
+}
+
+// GoroutineExiting is called by a Carry whose task called runtime.Goexit, after passing the
+// carrier on: the goroutine is ending without returning to the dispatch loop.
+func (p *Pool) GoroutineExiting() { p.goroutines.Add(-1) }
 
 // takeSlotLocked returns an idle slot, or a new one if the pool may grow, or nil.
 func (p *Pool) takeSlotLocked() *Slot {
-	if n := len(p.idle); n > 0 && p.busy < p.target {
+	if p.busy >= p.target {
+		return nil
+	}
+	if n := len(p.idle); n > 0 {
 		s := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		s.idle = false
 		p.busy++
+		p.syncLocked()
 		return s
 	}
-	if p.size < p.target && p.busy < p.target {
+	if p.size < p.target {
 		p.size++
 		p.busy++
+		p.syncLocked()
 		return p.newSlotLocked()
 	}
 	return nil
+}
+
+// idleLocked puts busy slot s on the idle list.
+func (p *Pool) idleLocked(s *Slot) {
+	p.busy--
+	p.syncLocked()
+	atomic.StorePointer(&s.cur, nil)
+	s.idle = true
+	p.idle = append(p.idle, s)
+	// keep the lowest ID at the end, so that worker-1 is preferred (as a JDK pool with one busy
+	// worker keeps using it)
+	for i := len(p.idle) - 1; i > 0 && p.idle[i].ID > p.idle[i-1].ID; i-- {
+		p.idle[i], p.idle[i-1] = p.idle[i-1], p.idle[i]
+	}
 }
 
 func (p *Pool) newSlotLocked() *Slot {
@@ -220,6 +362,7 @@ func (p *Pool) newSlotLocked() *Slot {
 		p.maxComps = p.size
 	}
 	s := &Slot{ID: id, Name: fmt.Sprintf("ForkJoinPool-%d-worker-%d", p.number, id), pool: p}
+	s.start = p.dispatcher(s)
 	if p.slots == nil {
 		p.slots = make(map[int]*Slot)
 	}
@@ -227,48 +370,49 @@ func (p *Pool) newSlotLocked() *Slot {
 	return s
 }
 
-// loop dispatches on s, starting with r, until the queue is empty or the goroutine loses its slot.
-// The goroutine also ends inside Carry if a task calls runtime.Goexit; the deferred count covers
-// that too.
-func (p *Pool) loop(s *Slot, r Runnable) {
-	defer p.goroutines.Add(-1)
-	for r != nil {
-		var ok bool
-		if s, ok = r.Carry(s); !ok {
-			return
-		}
-		r = p.Next(s)
-	}
-}
-
 // Next is called by a goroutine that holds s and has finished with it: it returns the next
 // queued Runnable to carry on s, or nil after putting s back (idle, or retired when the pool is
 // shrinking after a compensation).
 func (p *Pool) Next(s *Slot) Runnable {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.busy > p.target {
-		p.retireLocked(s)
+	if p.excess.Load() <= 0 {
+		if r, ok := p.q.pop(); ok {
+			return r
+		}
+	}
+	return p.nextSlow(s)
+}
+
+//go:noinline
+func (p *Pool) nextSlow(s *Slot) Runnable {
+	if p.excess.Load() > 0 && p.retire(s) {
 		return nil
 	}
 	if r, ok := p.q.pop(); ok {
 		return r
 	}
-	p.busy--
-	p.idle = append(p.idle, s)
-	// keep the lowest ID at the end, so that worker-1 is preferred (as a JDK pool with one busy
-	// worker keeps using it)
-	for i := len(p.idle) - 1; i > 0 && p.idle[i].ID > p.idle[i-1].ID; i-- {
-		p.idle[i], p.idle[i-1] = p.idle[i-1], p.idle[i]
+	p.mu.Lock()
+	p.idleLocked(s)
+	p.mu.Unlock()
+	// a Submit that pushed after the pop above may have seen no slot available: look again
+	if !p.q.empty() {
+		p.wake()
 	}
 	return nil
 }
 
-func (p *Pool) retireLocked(s *Slot) {
+// retire retires s if the pool has more busy slots than its target.
+func (p *Pool) retire(s *Slot) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy <= p.target {
+		return false
+	}
 	p.busy--
 	p.size--
+	p.syncLocked()
 	p.freeIDs = append(p.freeIDs, s.ID)
 	delete(p.slots, s.ID)
+	return true
 }
 
 // Release gives up s because its goroutine is about to block (unmount): the slot goes on to the
@@ -279,19 +423,22 @@ func (p *Pool) Release(s *Slot) {
 	}
 }
 
+// Dispatch gives s, which the caller holds and got r for from Next, to r: a resumption is
+// woken on s, a new task gets a goroutine of its own (the caller is about to block). Release is
+// Next and then Dispatch; a caller deep in a parked thread's stack calls the two itself to save a
+// frame.
+func (p *Pool) Dispatch(s *Slot, r Runnable) { p.dispatchOn(s, r) }
+
 // Yield puts r (the caller's own resumption) at the tail of the queue and hands s to the queue's
 // head. It returns false, leaving everything as it was, when nothing else is queued: the caller
-// just keeps running.
+// just keeps running. (If the others are taken by other carriers meanwhile, the head may be r
+// itself: Carry then hands s straight back.)
 func (p *Pool) Yield(s *Slot, r Runnable) bool {
-	p.mu.Lock()
-	if p.q.len() == 0 {
-		p.mu.Unlock()
+	if p.q.empty() {
 		return false
 	}
 	p.q.push(r)
-	next, _ := p.q.pop()
-	p.mu.Unlock()
-	p.dispatchOn(s, next)
+	p.Release(s)
 	return true
 }
 
@@ -306,11 +453,16 @@ func (p *Pool) Compensate() bool {
 	}
 	p.target++
 	p.comps++
+	p.syncLocked()
 	var s *Slot
 	var r Runnable
-	if p.q.len() > 0 {
+	if !p.q.empty() {
 		if s = p.takeSlotLocked(); s != nil {
-			r, _ = p.q.pop()
+			var ok bool
+			if r, ok = p.q.pop(); !ok {
+				p.idleLocked(s)
+				s = nil
+			}
 		}
 	}
 	p.mu.Unlock()
@@ -334,6 +486,7 @@ func (p *Pool) EndCompensate() {
 		p.freeIDs = append(p.freeIDs, s.ID)
 		delete(p.slots, s.ID)
 	}
+	p.syncLocked()
 	p.mu.Unlock()
 }
 
@@ -341,9 +494,12 @@ func (p *Pool) EndCompensate() {
 // running unmounted): it returns an idle slot at once if there is one and nothing is queued
 // ahead, else nil, and the caller must queue itself with Submit as a resumption.
 func (p *Pool) TryAcquire() *Slot {
+	if p.closed.Load() || p.avail.Load() <= 0 || !p.q.empty() {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.q.len() > 0 {
+	if !p.q.empty() {
 		return nil
 	}
 	return p.takeSlotLocked()
@@ -352,22 +508,14 @@ func (p *Pool) TryAcquire() *Slot {
 // Mounts returns the busy slots with what runs on each.
 func (p *Pool) Mounts() []Mount {
 	p.mu.Lock()
-	all := make([]*Slot, 0, len(p.slots))
-	for _, s := range p.slots {
-		all = append(all, s)
-	}
-	idle := make(map[*Slot]bool, len(p.idle))
-	for _, s := range p.idle {
-		idle[s] = true
-	}
-	p.mu.Unlock()
+	defer p.mu.Unlock()
 	var ms []Mount
-	for _, s := range all {
-		if idle[s] {
+	for _, s := range p.slots {
+		if s.idle {
 			continue
 		}
 		seq := s.seq.Load()
-		ms = append(ms, Mount{Slot: s, Gid: s.gid.Load(), Seq: seq})
+		ms = append(ms, Mount{Slot: s, Cur: s.Current(), Gid: s.gid.Load(), Seq: seq})
 	}
 	return ms
 }
@@ -380,7 +528,7 @@ type Stats struct {
 	Queued         int   // runnables waiting for a carrier
 	Compensations  int   // compensations in force
 	PeakPoolSize   int   // largest pool size seen
-	Submitted      int64 // runnables ever submitted
+	Submitted      int64 // runnables ever queued (Submit and Yield)
 	Goroutines     int64 // goroutines the pool started that have not ended (dispatchers, and threads that parked on them)
 	PeakGoroutines int64 // the most of them alive at once
 }
@@ -396,53 +544,12 @@ func (p *Pool) Stats() Stats {
 		Queued:         p.q.len(),
 		Compensations:  p.comps,
 		PeakPoolSize:   p.maxComps,
-		Submitted:      p.submitted.Load(),
+		Submitted:      p.q.pushed(),
 		Goroutines:     p.goroutines.Load(),
 		PeakGoroutines: p.peakGoroutines.Load(),
 	}
 }
 
-// Close makes later Submits fail. Runnables already queued still run; the caller is expected to
-// have waited for its threads to finish first.
-func (p *Pool) Close() {
-	p.mu.Lock()
-	p.closed = true
-	p.mu.Unlock()
-}
-
-// ring is a growable FIFO of Runnables.
-type ring struct {
-	buf        []Runnable
-	head, size int
-}
-
-func (r *ring) len() int { return r.size }
-
-func (r *ring) push(x Runnable) {
-	if r.size == len(r.buf) {
-		n := 2 * len(r.buf)
-		if n == 0 {
-			n = 16
-		}
-		buf := make([]Runnable, n)
-		k := copy(buf, r.buf[r.head:])
-		copy(buf[k:], r.buf[:r.head])
-		r.buf, r.head = buf, 0
-	}
-	r.buf[(r.head+r.size)%len(r.buf)] = x
-	r.size++
-}
-
-func (r *ring) pop() (Runnable, bool) {
-	if r.size == 0 {
-		return nil, false
-	}
-	x := r.buf[r.head]
-	r.buf[r.head] = nil
-	r.head = (r.head + 1) % len(r.buf)
-	r.size--
-	if r.size == 0 && len(r.buf) > 1024 {
-		r.buf, r.head = nil, 0 // give back the memory of a burst
-	}
-	return x, true
-}
+// Close makes later Submits of new tasks fail. Runnables already queued still run; the caller
+// is expected to have waited for its threads to finish first.
+func (p *Pool) Close() { p.closed.Store(true) }

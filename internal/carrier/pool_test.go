@@ -122,8 +122,8 @@ func TestPoolCountsTheGoroutinesItStarts(t *testing.T) {
 	wg.Wait()
 	waitGoroutines(t, p, 0)
 
-	// a task that calls runtime.Goexit ends its goroutine (and gives its slot back, as
-	// package thread's Carry does)
+	// a task that calls runtime.Goexit ends its goroutine (and gives its slot back and counts
+	// its goroutine out, as package thread's Carry does)
 	exited := make(chan struct{})
 	p.Submit(&goexitTask{p: p, done: exited})
 	<-exited
@@ -140,6 +140,7 @@ type goexitTask struct {
 
 func (g *goexitTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	defer close(g.done)
+	defer g.p.GoroutineExiting()
 	defer g.p.Release(s)
 	runtime.Goexit()
 	return nil, false

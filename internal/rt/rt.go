@@ -27,6 +27,30 @@ type Data struct {
 	InitDepth int32
 }
 
+// Runner is a thread's task as package thread runs it. thread.Start takes a func(), which it
+// wraps without allocating; NewVirtual takes any Runner, so that an object that is both the task
+// and its bookkeeping (an executor's FutureTask) need not be wrapped in a closure.
+type Runner interface{ Run() }
+
+// A Catcher is a Runner that takes the end of its own Run when Run panics or calls
+// runtime.Goexit (a FutureTask, whose failure is the future's, not the thread's): the virtual
+// thread running it calls Caught, from the deferred call that catches every task's panic, with
+// the panic value and the stack, or with v == nil after runtime.Goexit. A panic caught so is not
+// the thread's uncaught exception. Catching it there saves the runner a deferred call of its own
+// (a frame under every thread parked in the task).
+type Catcher interface {
+	Runner
+	Caught(v any, stack []byte)
+}
+
+// An Ender is a Runner told when its thread is done with it, however Run ended (Java's
+// "finally" around a task: an executor's taskComplete): the virtual thread running it calls
+// Ended on its own goroutine after Run (and Caught) and before it terminates.
+type Ender interface {
+	Runner
+	Ended()
+}
+
 // Park reasons, for the state a parked thread reports and for pinned events.
 const (
 	ParkWaiting     = iota // LockSupport.park and everything built on it
@@ -83,4 +107,11 @@ var (
 	Terminated func(t any) bool
 	// CurrentID returns the current thread's id (cheaper than thread.Current().ThreadID()).
 	CurrentID func() int64
+	// NewVirtual makes t, a zero thread.Thread that the caller allocated as part of a struct of
+	// its own (an executor's task: one allocation for the thread and its bookkeeping), a new,
+	// unstarted virtual thread that runs r, exactly as factory f would make it; t is a
+	// *thread.Thread, f a thread.Factory. It reports false, leaving t as it was, when f is not
+	// one of package thread's virtual-thread factories: the caller then asks f for a thread.
+	// With t == nil it only reports whether f is one.
+	NewVirtual func(f any, t any, r Runner) bool
 )

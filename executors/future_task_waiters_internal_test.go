@@ -1,0 +1,119 @@
+package executors
+
+import (
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// The waiters' Treiber stack (FutureTask.WaitNode), randomized: waiters with random timeouts,
+// some interrupted, race the completion. Every waiter returns the result, ErrTimeout or
+// thread.ErrInterrupted, none hangs, a waiter without a timeout that is not interrupted gets the
+// result, and once the timed-out and interrupted waiters have returned, their nodes are off the
+// stack (removeWaiter), before and after completion.
+func TestFutureTaskWaitersRaceCompletionRandomized(t *testing.T) {
+	rounds := 400
+	if testing.Short() {
+		rounds = 50
+	}
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	vb := thread.OfVirtual().Scheduler(s)
+	for seed := range uint64(rounds) {
+		r := rand.New(rand.NewPCG(seed, 5))
+		f := NewFutureTask(func() (int, error) { return 42, nil })
+		n := 1 + r.IntN(8)
+		type outcome struct {
+			v       int
+			err     error
+			forever bool
+			intr    bool
+		}
+		outs := make([]outcome, n)
+		ths := make([]*thread.Thread, n)
+		var started sync.WaitGroup
+		started.Add(n)
+		for i := range n {
+			forever := r.IntN(3) == 0
+			d := time.Duration(r.IntN(300)) * time.Microsecond
+			outs[i].forever = forever
+			ths[i] = vb.Start(func() {
+				started.Done()
+				if forever {
+					outs[i].v, outs[i].err = f.Get()
+				} else {
+					outs[i].v, outs[i].err = f.GetTimeout(d)
+				}
+			})
+			if r.IntN(4) == 0 {
+				outs[i].intr = true
+			}
+		}
+		started.Wait()
+		// interrupt some, let the timed ones expire or not, then complete
+		for i := range n {
+			if outs[i].intr {
+				ths[i].Interrupt()
+			}
+		}
+		time.Sleep(time.Duration(r.IntN(400)) * time.Microsecond)
+		// every timed-out or interrupted waiter that has returned is off the stack
+		checkStack(t, f, seed, "before completion")
+		f.Run()
+		deadline := time.Now().Add(10 * time.Second)
+		for _, th := range ths {
+			if ok, _ := th.JoinTimeout(time.Until(deadline)); !ok {
+				t.Fatalf("seed %d: a waiter hangs", seed)
+			}
+		}
+		for i, o := range outs {
+			switch {
+			case o.err == nil && o.v == 42:
+			case errors.Is(o.err, ErrTimeout) && !o.forever:
+			case errors.Is(o.err, thread.ErrInterrupted) && o.intr:
+			default:
+				t.Fatalf("seed %d: waiter %d (forever %v, interrupted %v) got %v, %v", seed, i, o.forever, o.intr, o.v, o.err)
+			}
+			if o.forever && !o.intr && (o.err != nil || o.v != 42) {
+				t.Fatalf("seed %d: an untimed, uninterrupted waiter got %v, %v", seed, o.v, o.err)
+			}
+		}
+		if f.waiters.Load() != nil {
+			t.Fatalf("seed %d: waiters left on the stack after completion", seed)
+		}
+	}
+}
+
+// checkStack fails if a node of the stack has no thread while no removal is running: a waiter
+// that gave up unlinks its node before it returns.
+func checkStack(t *testing.T, f *FutureTask[int], seed uint64, when string) {
+	t.Helper()
+	// a removal may be in flight on another thread: look again until it is done
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		clean := true
+		for n := f.waiters.Load(); n != nil; n = n.next.Load() {
+			if n.t.Load() == nil {
+				clean = false
+				break
+			}
+		}
+		if clean {
+			return
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+	t.Fatalf("seed %d: %s: a cancelled node stays on the stack", seed, when)
+}
+
+// What a submitted task of a virtual thread-per-task executor costs: its thread, its node and its
+// future in one allocation of 192 bytes (for a result of one word).
+func TestSubmittedTaskSize(t *testing.T) {
+	if n := unsafe.Sizeof(submitted[int]{}); n > 192 {
+		t.Fatalf("submitted[int] is %d bytes, want <= 192", n)
+	}
+}
