@@ -68,7 +68,7 @@ func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
 		if pm := cur.moreIfAny(); pm != nil {
 			var d rt.Data
 			d.InheritFrom(&pm.data)
-			if d.Locals != nil {
+			if d.HasLocals() {
 				t.more().data = d
 			}
 		}
