@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -207,12 +208,13 @@ func TestStressAcceptRacingInterrupt(t *testing.T) {
 		var aerr error
 		acceptor := thread.OfVirtual().Scheduler(s).Start(func() { c, aerr = l.Accept() })
 		dialAfter := time.Duration(rng.IntN(1000)) * time.Microsecond
-		go func() {
+		var dialer sync.WaitGroup
+		dialer.Go(func() {
 			time.Sleep(dialAfter)
 			if d, err := net.Dial("tcp", l.Addr().String()); err == nil {
 				d.Close()
 			}
-		}()
+		})
 		time.Sleep(time.Duration(rng.IntN(1000)) * time.Microsecond)
 		acceptor.Interrupt()
 		if ok, _ := acceptor.JoinTimeout(30 * time.Second); !ok {
@@ -224,5 +226,6 @@ func TestStressAcceptRacingInterrupt(t *testing.T) {
 			t.Fatalf("seed %d: Accept failed with %v", seed, aerr)
 		}
 		l.Close()
+		dialer.Wait() // a dial that raced the close ends at once (refused or accepted by the backlog)
 	}
 }
