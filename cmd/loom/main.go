@@ -11,6 +11,8 @@
 //	loom demo --java           also run each experiment's Java program on this machine's JDK (21+)
 //	loom bench                 virtual threads vs goroutines vs platform threads, loom vs sync
 //	loom bench --java          also time each case's Java twin on this machine's JDK
+//	loom bench -heavy          also 1M and 2M sleepers and the peak RSS of 1M (several GB)
+//	loom bench -only sleepers  only the sleepers (the heavy ones too), each against goroutines
 //	loom bench --svg chart.svg also draw completion time vs task count, fixed pool vs virtual
 //
 // Progress goes to stderr while it runs; results go to stdout.
@@ -35,6 +37,7 @@ import (
 )
 
 func main() {
+	bench.RunChildIfAsked()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -223,12 +226,13 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loom bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	svg := fs.String("svg", "", "also draw completion time vs task count (fixed pool vs virtual threads) to this SVG file")
-	only := fs.String("only", "", "run only the benchmarks whose names contain this")
+	only := fs.String("only", "", "run only the benchmarks whose names contain this (heavy ones too: -only sleepers)")
+	heavy := fs.Bool("heavy", false, "also run the heavy benchmarks: 1M and 2M sleepers, the peak RSS of 1M (minutes, several GB)")
 	benchtime := fs.Duration("benchtime", time.Second, "run time of each benchmark, its rounds together (each Java twin: as long again, after a warm-up as long)")
 	rounds := fs.Int("rounds", 5, "rounds each benchmark runs in; ns/op is the median round's")
 	withJava := fs.Bool("java", false, "also time each case's Java twin (cmd/loom/java/Bench.java) on a JDK 21+ of this machine, in a JVM of its own")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-benchtime d] [-rounds n] [-java]\n\n")
+		fmt.Fprintf(stderr, "usage: loom bench [-svg FILE] [-only substring] [-heavy] [-benchtime d] [-rounds n] [-java]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -240,7 +244,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if *rounds < 1 {
 		return fmt.Errorf("bench: -rounds must be at least 1, got %d", *rounds)
 	}
-	o := bench.Options{Only: *only, BenchTime: *benchtime, Rounds: *rounds, Progress: stderr}
+	o := bench.Options{Only: *only, Heavy: *heavy, BenchTime: *benchtime, Rounds: *rounds, Progress: stderr}
 	if *withJava {
 		if jvm := startJava("bench", stderr); jvm != nil {
 			defer jvm.Close()

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,6 +42,18 @@ type Case struct {
 	// most its ratio to its Java twin should be (1: no slower than the JDK); 0: none. The
 	// table shows them beside the figures (issue 14's target column).
 	Goal, JavaGoal float64
+	// Metric, when set, is the figure the case is compared by instead of ns/op: a unit the
+	// case reports with b.ReportMetric ("B/thread", "MB-peak-RSS"). Every case of its group
+	// reports it.
+	Metric string
+	// Also are goals on further figures the case and its baseline report with b.ReportMetric:
+	// the most the case's figure should be as a ratio of the baseline's.
+	Also map[string]float64
+	// Heavy cases (millions of threads, a minute or more) run only when asked for: with
+	// Options.Heavy (loom bench -heavy) or an Options.Only that selects them.
+	Heavy bool
+	// MaxRounds caps the rounds of a long case (0: Options.Rounds).
+	MaxRounds int
 }
 
 // Result is a case's measurement.
@@ -62,11 +75,20 @@ type Result struct {
 	// The case's goals (see Case).
 	Goal     float64 `json:"goal,omitempty"`
 	JavaGoal float64 `json:"java_goal,omitempty"`
+	// Metric is the figure Ratio compares when it is not ns/op (see Case.Metric); Extra the
+	// figures the case reported with b.ReportMetric, each the median of the rounds'.
+	Metric string             `json:"metric,omitempty"`
+	Extra  map[string]float64 `json:"extra,omitempty"`
+	// Also are the case's goals on figures of Extra (see Case.Also), AlsoRatios its figures'
+	// ratios to its baseline's.
+	Also       map[string]float64 `json:"also_goals,omitempty"`
+	AlsoRatios map[string]float64 `json:"also_ratios,omitempty"`
 }
 
 // Options configure Run.
 type Options struct {
 	Only      string        // run only cases whose "group/name" contains this
+	Heavy     bool          // also run the heavy cases (see Case.Heavy)
 	BenchTime time.Duration // target time per case; 0 means 1 s
 	Progress  io.Writer     // nil: quiet
 	Java      java.Runner   // if not nil, each case's Java twin is timed too, in a JVM of its own
@@ -105,22 +127,32 @@ func Run(o Options) ([]Result, error) {
 		if o.Only != "" && !strings.Contains(full, o.Only) && !(first && wanted[c.Group]) {
 			continue
 		}
+		if c.Heavy && !o.Heavy && o.Only == "" {
+			continue
+		}
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bench %s ...\n", full)
 		}
-		brs := make([]testing.BenchmarkResult, rounds)
+		n := rounds
+		if c.MaxRounds > 0 {
+			n = min(n, c.MaxRounds)
+		}
+		brs := make([]testing.BenchmarkResult, n)
 		for i := range brs {
 			if brs[i] = testing.Benchmark(c.F); brs[i].N == 0 {
 				return out, fmt.Errorf("benchmark %s failed", full)
 			}
 		}
 		slices.SortFunc(brs, func(x, y testing.BenchmarkResult) int { return cmp.Compare(nsPerOp(x), nsPerOp(y)) })
-		br := brs[rounds/2]
+		br := brs[n/2]
 		r := Result{
-			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: rounds, Goal: c.Goal, JavaGoal: c.JavaGoal,
+			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: n, Goal: c.Goal, JavaGoal: c.JavaGoal,
 			NsPerOp:     nsPerOp(br),
 			BytesPerOp:  br.AllocedBytesPerOp(),
 			AllocsPerOp: br.AllocsPerOp(),
+			Metric:      c.Metric,
+			Extra:       extraMedians(brs),
+			Also:        c.Also,
 		}
 		b, ok := base[c.Group]
 		if !ok {
@@ -128,7 +160,13 @@ func Run(o Options) ([]Result, error) {
 			b = r
 		}
 		r.Baseline = b.Name
-		r.Ratio = r.NsPerOp / b.NsPerOp
+		r.Ratio = r.figure() / b.figure()
+		for m := range r.Also {
+			if r.AlsoRatios == nil {
+				r.AlsoRatios = map[string]float64{}
+			}
+			r.AlsoRatios[m] = r.Extra[m] / b.Extra[m]
+		}
 		if o.Java != nil && c.Java != "" {
 			runJava(o, c, bt, rounds, &r)
 		}
@@ -138,6 +176,33 @@ func Run(o Options) ([]Result, error) {
 }
 
 func nsPerOp(br testing.BenchmarkResult) float64 { return float64(br.T.Nanoseconds()) / float64(br.N) }
+
+// figure is what r is compared by: ns/op, or its Metric.
+func (r Result) figure() float64 {
+	if r.Metric != "" {
+		return r.Extra[r.Metric]
+	}
+	return r.NsPerOp
+}
+
+// extraMedians returns, for each figure the rounds reported with b.ReportMetric, its median.
+func extraMedians(brs []testing.BenchmarkResult) map[string]float64 {
+	var out map[string]float64
+	for m := range brs[0].Extra {
+		var vs []float64
+		for _, br := range brs {
+			if v, ok := br.Extra[m]; ok {
+				vs = append(vs, v)
+			}
+		}
+		slices.Sort(vs)
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[m] = vs[len(vs)/2]
+	}
+	return out
+}
 
 // runJava times c's Java twin (Bench.java) inside its JVM: a warm-up of about bt, then rounds
 // rounds of bt/rounds, the median.
@@ -164,8 +229,12 @@ func runJava(o Options, c Case, bt time.Duration, rounds int, r *Result) {
 func WriteTable(w io.Writer, res []Result) error {
 	var b strings.Builder
 	withJava := slices.ContainsFunc(res, func(r Result) bool { return r.JavaNsPerOp > 0 || r.JavaError != "" })
-	withGoal := slices.ContainsFunc(res, func(r Result) bool { return r.Goal > 0 || r.JavaGoal > 0 })
+	withGoal := slices.ContainsFunc(res, func(r Result) bool { return r.Goal > 0 || r.JavaGoal > 0 || len(r.Also) > 0 })
+	withExtra := slices.ContainsFunc(res, func(r Result) bool { return len(r.Extra) > 0 })
 	cols := []string{"benchmark", "ns/op", "B/op", "allocs/op", "vs baseline"}
+	if withExtra {
+		cols = append(cols, "other figures")
+	}
 	if withJava {
 		cols = append(cols, "Java (this machine) ns/op", "vs Java")
 	}
@@ -186,10 +255,16 @@ func WriteTable(w io.Writer, res []Result) error {
 		if r.Name == r.Baseline {
 			rat = "1× (baseline)"
 		}
+		if r.Metric != "" {
+			rat += " " + r.Metric
+		}
 		if r.Note != "" {
 			name += " (" + r.Note + ")"
 		}
 		cells := []string{name, fmtNs(r.NsPerOp), fmt.Sprint(r.BytesPerOp), fmt.Sprint(r.AllocsPerOp), rat}
+		if withExtra {
+			cells = append(cells, extraText(r))
+		}
 		if withJava {
 			jns, vs := "", ""
 			switch {
@@ -220,6 +295,9 @@ func WriteTable(w io.Writer, res []Result) error {
 			}
 		}
 	}
+	if withExtra {
+		b.WriteString("other figures: what a case reports besides ns/op (the median round's), with its ratio to the baseline's where the case has a goal on it; a ratio followed by a unit compares that figure instead of ns/op.\n")
+	}
 	if withGoal {
 		b.WriteString("goal: the most the ratio to the baseline (or, \"vs Java\", to the Java twin) should be; ✓ met, ✗ missed in this run.\n")
 	}
@@ -240,6 +318,9 @@ func goalText(r Result) string {
 	if r.Goal > 0 {
 		parts = append(parts, fmt.Sprintf("≤ %s× %s", g(r.Goal), mark(r.Ratio <= r.Goal)))
 	}
+	for _, m := range slices.Sorted(maps.Keys(r.Also)) {
+		parts = append(parts, fmt.Sprintf("%s ≤ %s× %s", m, g(r.Also[m]), mark(r.AlsoRatios[m] <= r.Also[m])))
+	}
 	if r.JavaGoal > 0 {
 		switch {
 		case r.JavaNsPerOp > 0:
@@ -247,6 +328,19 @@ func goalText(r Result) string {
 		default:
 			parts = append(parts, fmt.Sprintf("≤ %s× vs Java (--java)", g(r.JavaGoal)))
 		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// extraText is r's other figures: "2,150 B/thread (1.05×); 3.2 MB-peak-RSS".
+func extraText(r Result) string {
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(r.Extra)) {
+		p := fmtNs(r.Extra[m]) + " " + m
+		if rat, ok := r.AlsoRatios[m]; ok {
+			p += fmt.Sprintf(" (%.2f×)", rat)
+		}
+		parts = append(parts, p)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -16,6 +16,7 @@ func Cases() []Case {
 	cs = append(cs, queueCases()...)
 	cs = append(cs, localCases()...)
 	cs = append(cs, executorCases()...)
+	cs = append(cs, scaleCases()...)
 	cs = append(cs, vioCases()...)
 	cs = append(cs, jucCases()...)
 	return cs
@@ -32,7 +33,7 @@ func threadCases() []Case {
 				wg.Wait()
 			}
 		}},
-		{Group: "start+join one thread", Name: "virtual thread", Note: "from a virtual thread", Java: "virtual-start-join", F: func(b *testing.B) {
+		{Group: "start+join one thread", Name: "virtual thread", Note: "from a virtual thread", Java: "virtual-start-join", Goal: 1.6, F: func(b *testing.B) {
 			onVirtualThread(b, func(n int) {
 				for range n {
 					join(b, thread.StartVirtualThread(func() {}))
@@ -91,10 +92,10 @@ func threadCases() []Case {
 			close(ping)
 			<-done
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Java: "park-ping-pong", Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads, Park/Unpark", Java: "park-ping-pong", Note: "per round trip", Goal: 1.5, F: func(b *testing.B) {
 			onVirtualThread(b, func(n int) { parkPingPong(b, thread.OfVirtual(), n) })
 		}},
-		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Java: "park-ping-pong", JavaOptions: []string{"-Djdk.virtualThreadScheduler.parallelism=1"}, Note: "per round trip", F: func(b *testing.B) {
+		{Group: "ping-pong between two threads", Name: "virtual threads on 1 carrier, Park/Unpark", Java: "park-ping-pong", JavaOptions: []string{"-Djdk.virtualThreadScheduler.parallelism=1"}, Note: "per round trip", JavaGoal: 1, F: func(b *testing.B) {
 			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
 			defer s.Close()
 			onVirtualThread(b, func(n int) { parkPingPong(b, thread.OfVirtual().Scheduler(s), n) })

@@ -2,4 +2,4 @@
 
 package bench
 
-func init() { vioScale = 10 }
+func init() { vioScale, scaleDiv = 10, 100 }
