@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -206,4 +207,79 @@ func BenchmarkPingPongOneCarrier(b *testing.B) {
 	pong.Start()
 	ping.Join()
 	pong.Join()
+}
+
+// Issue 14's thread rows, each against its goroutine twin in alternating rounds (testutil.Pair
+// reports the median ratio): start+join of a virtual thread against go + WaitGroup (target
+// <= 1.6), from a goroutine and from a virtual thread; Park/Unpark ping-pong between two virtual
+// threads against two goroutines on unbuffered channels (target <= 1.5), on the default
+// scheduler and on one carrier (whose target is JDK 25's figure on the same machine).
+func BenchmarkVsGoroutines(b *testing.B) {
+	goStartJoin := func(n int) {
+		for range n {
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() { wg.Done() }()
+			wg.Wait()
+		}
+	}
+	startJoin := func(n int) {
+		for range n {
+			thread.StartVirtualThread(func() {}).Join()
+		}
+	}
+	chanPingPong := func(n int) {
+		a, c := make(chan struct{}), make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for range a {
+				c <- struct{}{}
+			}
+		}()
+		for range n {
+			a <- struct{}{}
+			<-c
+		}
+		close(a)
+		<-done
+	}
+	parkPingPong := func(vb *thread.VirtualBuilder) func(n int) {
+		return func(n int) {
+			var turn atomic.Int64
+			var ping, pong *thread.Thread
+			ping = vb.Unstarted(func() {
+				for i := int64(0); i < 2*int64(n); i += 2 {
+					for turn.Load() != i {
+						thread.Park()
+					}
+					turn.Store(i + 1)
+					thread.Unpark(pong)
+				}
+			})
+			pong = vb.Unstarted(func() {
+				for i := int64(1); i < 2*int64(n); i += 2 {
+					for turn.Load() != i {
+						thread.Park()
+					}
+					turn.Store(i + 1)
+					thread.Unpark(ping)
+				}
+			})
+			ping.Start()
+			pong.Start()
+			ping.Join()
+			pong.Join()
+		}
+	}
+	b.Run("StartJoin", func(b *testing.B) { testutil.Pair(b, goStartJoin, startJoin) })
+	b.Run("StartJoinOnVirtualThread", func(b *testing.B) {
+		thread.StartVirtualThread(func() { testutil.Pair(b, goStartJoin, startJoin) }).Join()
+	})
+	b.Run("PingPong", func(b *testing.B) { testutil.Pair(b, chanPingPong, parkPingPong(thread.OfVirtual())) })
+	b.Run("PingPongOneCarrier", func(b *testing.B) {
+		s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+		defer s.Close()
+		testutil.Pair(b, chanPingPong, parkPingPong(thread.OfVirtual().Scheduler(s)))
+	})
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,16 +18,17 @@ func TestEveryCaseRunsAndGroupsHaveABaseline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every benchmark briefly")
 	}
-	res, err := bench.Run(bench.Options{BenchTime: 5 * time.Millisecond})
+	res, err := bench.Run(bench.Options{BenchTime: 5 * time.Millisecond, Rounds: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != len(bench.Cases()) {
-		t.Fatalf("%d results for %d cases", len(res), len(bench.Cases()))
+	light := slices.DeleteFunc(bench.Cases(), func(c bench.Case) bool { return c.Heavy })
+	if len(res) != len(light) {
+		t.Fatalf("%d results for %d cases that are not heavy", len(res), len(light))
 	}
 	groups := map[string]string{}
 	for _, r := range res {
-		if r.N == 0 || r.NsPerOp <= 0 || r.Ratio <= 0 {
+		if r.N == 0 || r.NsPerOp <= 0 || r.Ratio <= 0 || math.IsInf(r.Ratio, 0) || math.IsNaN(r.Ratio) {
 			t.Errorf("%s/%s: empty measurement %+v", r.Group, r.Name, r)
 		}
 		if b, ok := groups[r.Group]; ok {
@@ -140,6 +144,80 @@ func TestTableShowsGoalsMetAndMissed(t *testing.T) {
 		"| slow | 20.0 | 0 | 0 | 2.00× | 15.0 | 1.33× | ≤ 1.5× ✗; ≤ 1× vs Java ✗ |",
 		"| nojava | 11.0 | 0 | 0 | 1.10× |  |  | ≤ 1× vs Java (--java) |",
 		"| base | 10.0 | 0 | 0 | 1× (baseline) |  |  |  |",
+	} {
+		if !strings.Contains(tab.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, tab.String())
+		}
+	}
+}
+
+// Every row of issue 14's table has a case with a goal (the heavy ones too), and the heavy
+// cases run only when asked for.
+func TestIssue14RowsHaveGoalsAndHeavyCasesAreOptIn(t *testing.T) {
+	goals := map[string]bool{}
+	heavy := 0
+	for _, c := range bench.Cases() {
+		if c.Goal > 0 || c.JavaGoal > 0 {
+			goals[c.Group+"/"+c.Name] = true
+		}
+		if c.Heavy {
+			heavy++
+			if !strings.Contains(c.Group, "sleepers") {
+				t.Errorf("heavy case %s/%s cannot be picked with -only sleepers", c.Group, c.Name)
+			}
+		}
+	}
+	for _, want := range []string{
+		"trivial futures: Submit, then Get each, then Close/virtual thread per task executor",
+		"start+join one thread/virtual thread",
+		"ping-pong between two threads/virtual threads, Park/Unpark",
+		"ping-pong between two threads/virtual threads on 1 carrier, Park/Unpark",
+		"sleepers × Sleep(1s)/virtual thread each",
+		"sleepers × Sleep(100ms)/virtual thread each",
+		"sleepers × Sleep(2s)/virtual thread each",
+		"peak RSS of a process of",
+		"uncontended lock+unlock/locks.ReentrantLock",
+		"uncontended lock+unlock/locks.Monitor",
+		"contended: 2 goroutines increment a counter/locks.ReentrantLock",
+		"1 producer → 1 consumer, capacity 128/queue.ArrayBlockingQueue",
+		"1 producer → 1 consumer, capacity 128, GOMAXPROCS=1/queue.ArrayBlockingQueue",
+		"thread-local read/threadlocal.ThreadLocal.Get",
+	} {
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(goals)), func(k string) bool { return strings.Contains(k, want) }) {
+			t.Errorf("no case with a goal for %q", want)
+		}
+	}
+	if heavy == 0 {
+		t.Fatal("no heavy cases")
+	}
+	// Only selects heavy cases; nothing heavy runs without it (the first test counts that)
+	var names []string
+	for _, c := range bench.Cases() {
+		if c.Heavy && strings.Contains(c.Group+"/"+c.Name, "2,000,000 sleepers") {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) != 2 {
+		t.Errorf("2,000,000 sleepers: %q, want a baseline and loom", names)
+	}
+}
+
+// A case compared by a reported figure (Metric) shows it with its unit, and a goal on a further
+// figure (Also) is shown met or missed.
+func TestTableShowsMetricsAndTheirGoals(t *testing.T) {
+	res := []bench.Result{
+		{Group: "g", Name: "go", NsPerOp: 10, Ratio: 1, Baseline: "go", Metric: "MB-peak-RSS", Extra: map[string]float64{"MB-peak-RSS": 200, "B/thread": 2000}},
+		{Group: "g", Name: "loom", NsPerOp: 12, Ratio: 1.5, Baseline: "go", Metric: "MB-peak-RSS", Goal: 1.25,
+			Extra: map[string]float64{"MB-peak-RSS": 300, "B/thread": 2100}, Also: map[string]float64{"B/thread": 1.1}, AlsoRatios: map[string]float64{"B/thread": 1.05}},
+	}
+	var tab bytes.Buffer
+	if err := bench.WriteTable(&tab, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| vs baseline | other figures | goal |",
+		"| go | 10.0 | 0 | 0 | 1× (baseline) MB-peak-RSS | 2,000 B/thread; 200 MB-peak-RSS |  |",
+		"| loom | 12.0 | 0 | 0 | 1.50× MB-peak-RSS | 2,100 B/thread (1.05×); 300 MB-peak-RSS | ≤ 1.25× ✗; B/thread ≤ 1.1× ✓ |",
 	} {
 		if !strings.Contains(tab.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, tab.String())
