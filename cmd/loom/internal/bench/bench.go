@@ -4,7 +4,10 @@
 // every case is reported as ns/op and as a ratio to the baseline.
 //
 // A case is measured in Rounds rounds of BenchTime/Rounds each (testing.Benchmark's own ramp-up
-// of N before each is its warm-up) and reported by its median round. A case with a Java twin
+// of N before each is its warm-up) and reported by its median round. The cases of a group take
+// their rounds in turn (round 1 of each, then round 2 of each...), so that the load of a shared
+// machine weighs on each alike, and a case's ratio is the median of its rounds' ratios to the
+// baseline's same round. A case with a Java twin
 // (cmd/loom/java/Bench.java) runs its loop on a virtual thread, and the twin measures the same
 // way in its JVM: a warm-up, then Rounds rounds, the median.
 package bench
@@ -112,7 +115,6 @@ func Run(o Options) ([]Result, error) {
 		return nil, err
 	}
 	var out []Result
-	base := map[string]Result{}
 	cases := Cases()
 	// a selected case brings its group's baseline along, so that its ratio means the same
 	wanted := map[string]bool{}
@@ -121,6 +123,7 @@ func Run(o Options) ([]Result, error) {
 			wanted[c.Group] = true
 		}
 	}
+	var sel []Case
 	for i, c := range cases {
 		full := c.Group + "/" + c.Name
 		first := i == 0 || cases[i-1].Group != c.Group
@@ -130,42 +133,75 @@ func Run(o Options) ([]Result, error) {
 		if c.Heavy && !o.Heavy && o.Only == "" {
 			continue
 		}
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "bench %s ...\n", full)
+		sel = append(sel, c)
+	}
+	for len(sel) > 0 {
+		g := 1
+		for g < len(sel) && sel[g].Group == sel[0].Group {
+			g++
 		}
-		n := rounds
+		res, err := runGroup(o, sel[:g], bt, rounds)
+		out = append(out, res...)
+		if err != nil {
+			return out, err
+		}
+		sel = sel[g:]
+	}
+	return out, nil
+}
+
+// runGroup measures the cases of one group in alternating rounds (each round runs every case
+// once, in order), so that a shared machine's load, which changes over seconds, weighs on each
+// case alike; the first case is the baseline. A case's figures are the medians of its rounds,
+// and its ratio the median of its rounds' ratios to the baseline's round.
+func runGroup(o Options, g []Case, bt time.Duration, rounds int) ([]Result, error) {
+	n := rounds
+	for _, c := range g {
 		if c.MaxRounds > 0 {
 			n = min(n, c.MaxRounds)
 		}
-		brs := make([]testing.BenchmarkResult, n)
-		for i := range brs {
-			if brs[i] = testing.Benchmark(c.F); brs[i].N == 0 {
-				return out, fmt.Errorf("benchmark %s failed", full)
+	}
+	brs := make([][]testing.BenchmarkResult, len(g))
+	for round := range n {
+		for i, c := range g {
+			full := c.Group + "/" + c.Name
+			if o.Progress != nil {
+				fmt.Fprintf(o.Progress, "bench %s (round %d of %d) ...\n", full, round+1, n)
 			}
+			br := testing.Benchmark(c.F)
+			if br.N == 0 {
+				return nil, fmt.Errorf("benchmark %s failed", full)
+			}
+			brs[i] = append(brs[i], br)
 		}
-		slices.SortFunc(brs, func(x, y testing.BenchmarkResult) int { return cmp.Compare(nsPerOp(x), nsPerOp(y)) })
-		br := brs[n/2]
+	}
+	var out []Result
+	for i, c := range g {
+		ratios := make([]float64, n)
+		for k := range n {
+			ratios[k] = roundFigure(c, brs[i][k]) / roundFigure(g[0], brs[0][k])
+		}
+		sorted := slices.SortedFunc(slices.Values(brs[i]), func(x, y testing.BenchmarkResult) int { return cmp.Compare(nsPerOp(x), nsPerOp(y)) })
+		br := sorted[n/2]
 		r := Result{
 			Group: c.Group, Name: c.Name, Note: c.Note, N: br.N, Rounds: n, Goal: c.Goal, JavaGoal: c.JavaGoal,
 			NsPerOp:     nsPerOp(br),
 			BytesPerOp:  br.AllocedBytesPerOp(),
 			AllocsPerOp: br.AllocsPerOp(),
 			Metric:      c.Metric,
-			Extra:       extraMedians(brs),
+			Extra:       extraMedians(brs[i]),
 			Also:        c.Also,
+			Baseline:    g[0].Name,
+			Ratio:       median(ratios),
 		}
-		b, ok := base[c.Group]
-		if !ok {
-			base[c.Group] = r
-			b = r
+		if i == 0 {
+			r.Ratio = 1
 		}
-		r.Baseline = b.Name
-		r.Ratio = r.figure() / b.figure()
 		for m := range r.Also {
 			if r.AlsoRatios == nil {
 				r.AlsoRatios = map[string]float64{}
 			}
-			r.AlsoRatios[m] = r.Extra[m] / b.Extra[m]
+			r.AlsoRatios[m] = r.Extra[m] / out[0].Extra[m]
 		}
 		if o.Java != nil && c.Java != "" {
 			runJava(o, c, bt, rounds, &r)
@@ -175,15 +211,15 @@ func Run(o Options) ([]Result, error) {
 	return out, nil
 }
 
-func nsPerOp(br testing.BenchmarkResult) float64 { return float64(br.T.Nanoseconds()) / float64(br.N) }
-
-// figure is what r is compared by: ns/op, or its Metric.
-func (r Result) figure() float64 {
-	if r.Metric != "" {
-		return r.Extra[r.Metric]
+// roundFigure is what case c is compared by in one round: ns/op, or its Metric.
+func roundFigure(c Case, br testing.BenchmarkResult) float64 {
+	if c.Metric != "" {
+		return br.Extra[c.Metric]
 	}
-	return r.NsPerOp
+	return nsPerOp(br)
 }
+
+func nsPerOp(br testing.BenchmarkResult) float64 { return float64(br.T.Nanoseconds()) / float64(br.N) }
 
 // extraMedians returns, for each figure the rounds reported with b.ReportMetric, its median.
 func extraMedians(brs []testing.BenchmarkResult) map[string]float64 {
@@ -282,7 +318,7 @@ func WriteTable(w io.Writer, res []Result) error {
 	}
 	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine")
 	if len(res) > 0 && res[0].Rounds > 1 {
-		fmt.Fprintf(&b, " (ns/op: the median of %d rounds)", res[0].Rounds)
+		fmt.Fprintf(&b, " (ns/op: the median of %d rounds, a group's cases alternating round by round; ratio: the median of the rounds' ratios)", res[0].Rounds)
 	}
 	b.WriteString(".\n")
 	if withJava {
