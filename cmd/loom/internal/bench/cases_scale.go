@@ -29,9 +29,9 @@ const childEnv = "LOOM_BENCH_CHILD"
 
 // scaleCases are issue 14's rows at scale, each a virtual thread per task (Submit to a
 // virtual thread-per-task executor, as Java's classic examples do) against a goroutine per
-// task: a million trivial futures; sleepers at 10k to 2M, their wall time and the memory each
-// sleeping thread holds; and the peak RSS of a process of sleepers, each side in a child
-// process of its own. The 1M and 2M sleepers are Heavy (loom bench -heavy, or -only sleepers).
+// task: a million trivial futures; sleepers at 10k to 2M, their wall time; and the peak RSS of
+// a process of sleepers and the memory each sleeping thread holds, each side in a child process
+// of its own (in this process, one case's freed stacks would serve the next). The 1M and 2M sleepers are Heavy (loom bench -heavy, or -only sleepers).
 func scaleCases() []Case {
 	var cs []Case
 	futures := 1_000_000 / scaleDiv
@@ -54,7 +54,7 @@ func scaleCases() []Case {
 		also  map[string]float64
 		heavy bool
 	}{
-		{100_000, time.Second, 1.05, map[string]float64{"B/thread": 1.1}, false},
+		{100_000, time.Second, 1.05, nil, false},
 		{10_000, 100 * time.Millisecond, 1.2, nil, false},
 		{100_000, 100 * time.Millisecond, 1.2, nil, false},
 		{1_000_000, 100 * time.Millisecond, 1.2, nil, true},
@@ -76,7 +76,8 @@ func scaleCases() []Case {
 		g := fmt.Sprintf("peak RSS of a process of %s sleepers × Sleep(%v)", num(float64(n)), s.d)
 		cs = append(cs,
 			Case{Group: g, Name: "goroutines", Note: "a child process per run", Metric: "MB-peak-RSS", MaxRounds: 3, Heavy: s.heavy, F: peakRSS("goroutine", n, s.d)},
-			Case{Group: g, Name: "virtual threads, Submit", Note: "a child process per run", Metric: "MB-peak-RSS", MaxRounds: 3, Heavy: s.heavy, Goal: 1.25, F: peakRSS("virtual", n, s.d)})
+			Case{Group: g, Name: "virtual threads, Submit", Note: "a child process per run", Metric: "MB-peak-RSS", MaxRounds: 3, Heavy: s.heavy, Goal: 1.25,
+				Also: map[string]float64{"B/thread": 1.1}, F: peakRSS("virtual", n, s.d)})
 	}
 	return cs
 }
@@ -126,31 +127,12 @@ func loomFutures(b *testing.B, n int) {
 }
 
 // sleepers times a batch of n tasks that each sleep for d, all started at once, and waits
-// for them: a goroutine each, or a virtual thread each. With sleeps of a second or more it also
-// reports the memory (heap and stacks in use, collected first) each sleeping task holds, as
-// B/thread.
+// for them: a goroutine each, or a virtual thread each.
 func sleepers(n int, d time.Duration, virtual bool) func(b *testing.B) {
 	return func(b *testing.B) {
-		var perThread []float64
 		for range b.N {
-			b.StopTimer()
-			var before, during runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			b.StartTimer()
 			var asleep atomic.Int64
-			wait := startSleepers(n, d, virtual, &asleep)
-			if d >= time.Second {
-				for asleep.Load() < int64(n) {
-					time.Sleep(time.Millisecond)
-				}
-				runtime.ReadMemStats(&during)
-				perThread = append(perThread, float64(during.HeapInuse+during.StackInuse-before.HeapInuse-before.StackInuse)/float64(n))
-			}
-			wait()
-		}
-		if len(perThread) > 0 {
-			b.ReportMetric(median(perThread), "B/thread")
+			startSleepers(n, d, virtual, &asleep)()
 		}
 	}
 }
@@ -180,14 +162,15 @@ func startSleepers(n int, d time.Duration, virtual bool, asleep *atomic.Int64) (
 
 // peakRSS runs n sleepers × d of the given kind in a child process per round (this
 // executable, see RunChildIfAsked) and reports the child's peak resident set (VmHWM) in
-// MB-peak-RSS: each side's peak is its own.
+// MB-peak-RSS, and the memory each sleeping thread holds (heap and stacks in use while all
+// sleep, over what the child had in use before) in B/thread: each side's figures are its own.
 func peakRSS(kind string, n int, d time.Duration) func(b *testing.B) {
 	return func(b *testing.B) {
 		exe, err := os.Executable()
 		if err != nil {
 			b.Fatal(err)
 		}
-		var peaks []float64
+		var peaks, perThread []float64
 		for range b.N {
 			cmd := exec.Command(exe)
 			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=rss %s %d %v", childEnv, kind, n, d))
@@ -196,20 +179,22 @@ func peakRSS(kind string, n int, d time.Duration) func(b *testing.B) {
 			if err := cmd.Run(); err != nil {
 				b.Fatalf("child %s: %v\n%s", cmd.Env[len(cmd.Env)-1], err, errb.String())
 			}
-			kb, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(out.String()), "vmhwm_kb "), 64)
-			if err != nil {
+			var kb, bpt float64
+			if _, err := fmt.Sscanf(out.String(), "vmhwm_kb %g\nbytes_per_thread %g", &kb, &bpt); err != nil {
 				b.Fatalf("child printed %q: %v", out.String(), err)
 			}
 			peaks = append(peaks, kb/1024)
+			perThread = append(perThread, bpt)
 		}
 		b.ReportMetric(median(peaks), "MB-peak-RSS")
+		b.ReportMetric(median(perThread), "B/thread")
 	}
 }
 
 // RunChildIfAsked makes the process a scale case's child when the environment asks for one
 // (loom bench re-executes itself for each peak-RSS run; its tests' binary does the same): it
 // runs the sleepers, prints "vmhwm_kb N", the process's peak resident set from
-// /proc/self/status, and exits. Otherwise it returns at once. Call it first thing in main (and
+// /proc/self/status, and "bytes_per_thread M" (see peakRSS), and exits. Otherwise it returns at once. Call it first thing in main (and
 // in TestMain).
 func RunChildIfAsked() {
 	spec := os.Getenv(childEnv)
@@ -234,13 +219,21 @@ func runChild(spec string) error {
 	if err != nil {
 		return err
 	}
+	var before, during runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	var asleep atomic.Int64
-	startSleepers(n, d, kind == "virtual", &asleep)()
+	wait := startSleepers(n, d, kind == "virtual", &asleep)
+	for asleep.Load() < int64(n) {
+		time.Sleep(time.Millisecond)
+	}
+	runtime.ReadMemStats(&during)
+	wait()
 	kb, err := vmHWM()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("vmhwm_kb %d\n", kb)
+	fmt.Printf("vmhwm_kb %d\nbytes_per_thread %.0f\n", kb, float64(during.HeapInuse+during.StackInuse-before.HeapInuse-before.StackInuse)/float64(n))
 	return nil
 }
 
