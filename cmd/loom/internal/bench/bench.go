@@ -318,7 +318,7 @@ func WriteTable(w io.Writer, res []Result) error {
 	}
 	b.WriteString("\nratio > 1: slower than the baseline of its group; every case ran in this process, on this machine")
 	if len(res) > 0 && res[0].Rounds > 1 {
-		fmt.Fprintf(&b, " (ns/op: the median of %d rounds, a group's cases alternating round by round; ratio: the median of the rounds' ratios)", res[0].Rounds)
+		fmt.Fprintf(&b, " (ns/op: the median of %d rounds). A group's cases take their rounds in turn; a ratio is the median of the rounds' ratios", res[0].Rounds)
 	}
 	b.WriteString(".\n")
 	if withJava {
