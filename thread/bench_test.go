@@ -97,52 +97,52 @@ func BenchmarkSleepers(b *testing.B) {
 }
 
 func BenchmarkPingPong(b *testing.B) {
-	b.Run("park-unpark", func(b *testing.B) {
+	b.Run("park-unpark", func(b *testing.B) { parkPingPong(thread.OfVirtual())(b.N) })
+	b.Run("channel", func(b *testing.B) { chanPingPong(b.N) })
+}
+
+// parkPingPong returns a loop of n round trips of a turn between two virtual threads of vb,
+// handed over with Park and Unpark.
+func parkPingPong(vb *thread.VirtualBuilder) func(n int) {
+	return func(n int) {
 		var turn atomic.Int64 // even: ping's turn, odd: pong's
 		var ping, pong *thread.Thread
-		n := int64(b.N)
-		ready := make(chan struct{})
-		pong = thread.OfVirtual().Unstarted(func() {
-			<-ready
-			for i := int64(1); i < 2*n; i += 2 {
-				for turn.Load() != i {
-					thread.Park()
+		player := func(first int64, other **thread.Thread) func() {
+			return func() {
+				for i := first; i < 2*int64(n); i += 2 {
+					for turn.Load() != i {
+						thread.Park()
+					}
+					turn.Store(i + 1)
+					thread.Unpark(*other)
 				}
-				turn.Store(i + 1)
-				thread.Unpark(ping)
 			}
-		})
-		b.ResetTimer()
-		ping = thread.StartVirtualThread(func() {
-			close(ready)
-			for i := int64(0); i < 2*n; i += 2 {
-				for turn.Load() != i {
-					thread.Park()
-				}
-				turn.Store(i + 1)
-				thread.Unpark(pong)
-			}
-		})
+		}
+		ping = vb.Unstarted(player(0, &pong))
+		pong = vb.Unstarted(player(1, &ping))
+		ping.Start()
 		pong.Start()
 		ping.Join()
 		pong.Join()
-	})
-	b.Run("channel", func(b *testing.B) {
-		a, c := make(chan struct{}), make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			for range a {
-				c <- struct{}{}
-			}
-			close(done)
-		}()
-		for b.Loop() {
-			a <- struct{}{}
-			<-c
+	}
+}
+
+// chanPingPong is n round trips between two goroutines on unbuffered channels.
+func chanPingPong(n int) {
+	a, c := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range a {
+			c <- struct{}{}
 		}
-		close(a)
-		<-done
-	})
+	}()
+	for range n {
+		a <- struct{}{}
+		<-c
+	}
+	close(a)
+	<-done
 }
 
 // BenchmarkBurst: b.N tasks that never block, as virtual threads (they run inline on the
@@ -181,32 +181,7 @@ func BenchmarkCurrent(b *testing.B) {
 func BenchmarkPingPongOneCarrier(b *testing.B) {
 	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
 	defer s.Close()
-	var turn atomic.Int64
-	var ping, pong *thread.Thread
-	n := int64(b.N)
-	vb := thread.OfVirtual().Scheduler(s)
-	pong = vb.Unstarted(func() {
-		for i := int64(1); i < 2*n; i += 2 {
-			for turn.Load() != i {
-				thread.Park()
-			}
-			turn.Store(i + 1)
-			thread.Unpark(ping)
-		}
-	})
-	b.ResetTimer()
-	ping = vb.Start(func() {
-		for i := int64(0); i < 2*n; i += 2 {
-			for turn.Load() != i {
-				thread.Park()
-			}
-			turn.Store(i + 1)
-			thread.Unpark(pong)
-		}
-	})
-	pong.Start()
-	ping.Join()
-	pong.Join()
+	parkPingPong(thread.OfVirtual().Scheduler(s))(b.N)
 }
 
 // Issue 14's thread rows, each against its goroutine twin in alternating rounds (testutil.Pair
@@ -226,50 +201,6 @@ func BenchmarkVsGoroutines(b *testing.B) {
 	startJoin := func(n int) {
 		for range n {
 			thread.StartVirtualThread(func() {}).Join()
-		}
-	}
-	chanPingPong := func(n int) {
-		a, c := make(chan struct{}), make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for range a {
-				c <- struct{}{}
-			}
-		}()
-		for range n {
-			a <- struct{}{}
-			<-c
-		}
-		close(a)
-		<-done
-	}
-	parkPingPong := func(vb *thread.VirtualBuilder) func(n int) {
-		return func(n int) {
-			var turn atomic.Int64
-			var ping, pong *thread.Thread
-			ping = vb.Unstarted(func() {
-				for i := int64(0); i < 2*int64(n); i += 2 {
-					for turn.Load() != i {
-						thread.Park()
-					}
-					turn.Store(i + 1)
-					thread.Unpark(pong)
-				}
-			})
-			pong = vb.Unstarted(func() {
-				for i := int64(1); i < 2*int64(n); i += 2 {
-					for turn.Load() != i {
-						thread.Park()
-					}
-					turn.Store(i + 1)
-					thread.Unpark(ping)
-				}
-			})
-			ping.Start()
-			pong.Start()
-			ping.Join()
-			pong.Join()
 		}
 	}
 	b.Run("StartJoin", func(b *testing.B) { testutil.Pair(b, goStartJoin, startJoin) })
