@@ -159,6 +159,7 @@ func (t *Thread) ioPark(how int) {
 	// goroutine id from now until it re-mounts
 	register(t.gid, t)
 	t.sched.count(s, cParked, 1)
+	t.traceIOPark()
 	io.pool = s.Pool()
 	io.pool.Release(s)
 }

@@ -157,6 +157,7 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 	if timeout > 0 {
 		t.sched.timers.add(t, deadline, parked)
 	}
+	t.traceUnmount("", reason, blocker, timeout)
 	return true
 }
 
@@ -255,6 +256,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	if pinnedBy != "" {
 		start = time.Now()
 		t.sched.pinnedParks.Add(1)
+		t.tracePinnedPark(pinnedBy, reason, blocker, timeout)
 		if reason == rt.ParkMonitorWait {
 			compensated = slot.Pool().Compensate()
 		}
@@ -521,6 +523,7 @@ func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	}
 	t.gid = gidFunc()
 	t.mount(s)
+	t.traceRunning()
 	defer t.endUnfinished()
 	if f, ok := t.task.(funcTask); ok {
 		f() // not through Run: one frame less under a parked thread
@@ -596,6 +599,7 @@ func (t *Thread) mount(s *carrier.Slot) {
 	t.slot.Store(s)
 	s.Mounted(unsafe.Pointer(t), t.gid)
 	curCache[t.gid&(cacheSize-1)].Store(t)
+	t.traceMount()
 }
 
 // Park disables the current thread until its permit is available (see Unpark), it is
@@ -658,6 +662,7 @@ func Sleep(d time.Duration) error {
 	}
 	deadline := rt.Deadline(d) // saturates: math.MaxInt64 sleeps forever rather than not at all
 	hadPermit := t.bits.take(bitPermit)
+	t.traceSleep()
 	var err error
 	for {
 		left := deadline - nanotime()
@@ -713,6 +718,7 @@ func Yield() {
 		t.slot.Store(s)
 		return
 	}
+	t.traceUnmount("Thread.yield", rt.ParkWaiting, nil, -1)
 	t.awaitWake()
 	t.mount(t.slot.Load())
 }
@@ -751,6 +757,7 @@ func Blocking(fn func()) {
 	}
 	t.slot.Store(nil)
 	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)
+	t.traceUnmount("Blocking", rt.ParkWaiting, nil, -1)
 	p := s.Pool()
 	p.Release(s)
 	defer func() {

@@ -367,7 +367,9 @@ func (s *Scheduler) start(t *Thread) error {
 	if s.opts.WatchdogThreshold > 0 {
 		s.startWatchdog()
 	}
+	t.traceStarted()
 	if err := s.pool.Submit(t.newTask()); err != nil {
+		t.traceSubmitFailed(err)
 		t.terminate(nil) // counts the thread out, as for every thread that ends
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}
@@ -394,6 +396,7 @@ func (s *Scheduler) threadEnded(t *Thread, slot *carrier.Slot) {
 
 // pinned reports a park of t that kept its carrier for d.
 func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason int) {
+	t.tracePinned(d, reason, blockingOperation(parkReason))
 	if d < s.opts.PinnedThreshold || (s.opts.OnPinned == nil && s.opts.TracePinned == "") {
 		if d >= s.opts.PinnedThreshold {
 			s.pinnedEvents.Add(1)
@@ -401,13 +404,7 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 		return
 	}
 	s.pinnedEvents.Add(1)
-	op := "LockSupport.park"
-	switch parkReason {
-	case rt.ParkBlocked:
-		op = "Contended monitor enter"
-	case rt.ParkMonitorWait:
-		op = "Object.wait"
-	}
+	op := blockingOperation(parkReason)
 	stack := debug.Stack()
 	if s.opts.OnPinned != nil {
 		ev := PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack}
@@ -416,6 +413,17 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 	if s.opts.TracePinned != "" {
 		callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, reason, stack) })
 	}
+}
+
+// blockingOperation names what a park with the given reason waits in, as JFR does.
+func blockingOperation(parkReason int) string {
+	switch parkReason {
+	case rt.ParkBlocked:
+		return "Contended monitor enter"
+	case rt.ParkMonitorWait:
+		return "Object.wait"
+	}
+	return "LockSupport.park"
 }
 
 // trace prints a pinned park as Java 21's -Djdk.tracePinnedThreads does: the thread, the reason,

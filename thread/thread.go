@@ -95,6 +95,7 @@ type extraMore struct {
 	labelled    bool        // pprof labels set on the goroutine
 	io          ioState     // an I/O call in progress; see iopark.go
 	data        rt.Data
+	trace       atomic.Pointer[vtrace] // the execution tracer's annotations (trace.go)
 }
 
 // ext returns t's extra, making it if t has none yet. Several goroutines may ask at once (a
@@ -432,6 +433,7 @@ func (t *Thread) uncaught(v any, stack []byte) {
 // terminate marks t TERMINATED, releases its thread-locals and wakes its joiners. slot is the
 // carrier it ends on, if any.
 func (t *Thread) terminate(slot *carrier.Slot) {
+	t.traceEnded()
 	t.state.Store(int32(Terminated))
 	t.task = nil
 	// Most threads end unjoined and without an extra: skip it then. A joiner makes the extra and
