@@ -369,9 +369,10 @@ func (s *Scheduler) start(t *Thread) error {
 	}
 	t.traceStarted()
 	if err := s.pool.Submit(t.newTask()); err != nil {
+		err = fmt.Errorf("%w: %v", ErrRejected, err)
 		t.traceSubmitFailed(err)
 		t.terminate(nil) // counts the thread out, as for every thread that ends
-		return fmt.Errorf("%w: %v", ErrRejected, err)
+		return err
 	}
 	return nil
 }
