@@ -30,6 +30,16 @@
 // a temporary carrier, up to MaxPoolSize). Code inside [Native] is always pinned. Pinned parks
 // longer than a threshold are reported as [PinnedEvent]s, like JFR's jdk.VirtualThreadPinned.
 //
+// # Execution traces
+//
+// While Go's execution tracer is on (runtime/trace.Start, `go test -trace`, a
+// trace.FlightRecorder), each virtual thread is a task of the trace named as the thread
+// ("VirtualThread[#21,name]"), and its start, end, parks (log loom.park, region loom.unmounted),
+// mounts (log loom.mount), pinned parks (region and log loom.pinned) and refused starts (log
+// loom.submitFailed) are annotated, as JFR records jdk.VirtualThreadStart, End, Pinned and
+// SubmitFailed; open the trace with `go tool trace`. With tracing off this costs one
+// trace.IsEnabled check per hook and no allocation.
+//
 // # Platform threads
 //
 // A platform thread, from [OfPlatform], is a goroutine locked to its own OS thread for its whole
