@@ -718,7 +718,7 @@ func Yield() {
 		t.slot.Store(s)
 		return
 	}
-	t.traceUnmount("Thread.yield", rt.ParkWaiting, nil, -1)
+	t.traceYield()
 	t.awaitWake()
 	t.mount(t.slot.Load())
 }
@@ -757,7 +757,7 @@ func Blocking(fn func()) {
 	}
 	t.slot.Store(nil)
 	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)
-	t.traceUnmount("Blocking", rt.ParkWaiting, nil, -1)
+	t.traceBlocking()
 	p := s.Pool()
 	p.Release(s)
 	defer func() {

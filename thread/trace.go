@@ -107,6 +107,22 @@ func (t *Thread) traceUnmount(op string, reason int, blocker any, timeout time.D
 	}
 }
 
+// traceYield: t has queued itself behind the runnable threads in Yield, and waits for a carrier.
+// (Yield and Blocking have hooks without arguments, so that their frames, which a yielding
+// thread or a Blocking call keeps, stay as they were.)
+func (t *Thread) traceYield() {
+	if trace.IsEnabled() {
+		t.traceYieldSlow()
+	}
+}
+
+// traceBlocking: t gives its carrier up to run Blocking's fn.
+func (t *Thread) traceBlocking() {
+	if trace.IsEnabled() {
+		t.traceBlockingSlow()
+	}
+}
+
 // traceIOPark: t gives its carrier up for an I/O park (iopark.go).
 func (t *Thread) traceIOPark() {
 	if trace.IsEnabled() {
@@ -269,8 +285,12 @@ func (t *Thread) tracePinnedParkSlow(pinnedBy string, reason int, blocker any, t
 	v.parked = trace.StartRegion(v.ctx, tracePinnedRegion)
 }
 
-// traceIOPark records that t gives its carrier up for an I/O park (iopark.go).
-//
+//go:noinline
+func (t *Thread) traceYieldSlow() { t.traceUnmountSlow("Thread.yield", rt.ParkWaiting, nil, -1) }
+
+//go:noinline
+func (t *Thread) traceBlockingSlow() { t.traceUnmountSlow("Blocking", rt.ParkWaiting, nil, -1) }
+
 //go:noinline
 func (t *Thread) traceIOParkSlow() {
 	var blocker any
