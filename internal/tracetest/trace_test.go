@@ -9,6 +9,7 @@ import (
 	"net"
 	rtrace "runtime/trace"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -307,11 +308,12 @@ func TestJfrEvents_testVirtualThreadPinned(t *testing.T) {
 	p := record(t, func() {
 		var m locks.Monitor
 		entered := make(chan struct{})
+		var blocked atomic.Pointer[thread.Thread]
 		inMonitor = vb("inMonitor").Start(func() {
 			m.Enter()
 			close(entered)
 			thread.Sleep(2 * time.Millisecond)
-			for entering == nil || entering.State() != thread.Blocked {
+			for e := blocked.Load(); e == nil || e.State() != thread.Blocked; e = blocked.Load() {
 				thread.Sleep(time.Millisecond)
 			}
 			m.Exit()
@@ -321,6 +323,7 @@ func TestJfrEvents_testVirtualThreadPinned(t *testing.T) {
 			m.Enter()
 			m.Exit()
 		})
+		blocked.Store(entering)
 		native = vb("native").Start(func() {
 			thread.Native(func() { thread.Sleep(2 * time.Millisecond) })
 		})
