@@ -11,8 +11,7 @@ import (
 // With the execution tracer off, the hooks of trace.go cost no allocation: a park/unpark round
 // trip between the test goroutine and a virtual thread (which unmounts each time) allocates
 // nothing, and a start and join of a virtual thread allocates what it did before the hooks
-// (BenchmarkTraceOff/start-join: 3 allocations, the Thread, its task and its goroutine's first
-// park state, measured before trace.go existed).
+// existed (3 allocations, 168 bytes, in BenchmarkStartJoin/virtual).
 func TestTraceOffAllocatesNothingMore(t *testing.T) {
 	if trace.IsEnabled() {
 		t.Skip("the execution tracer is on (go test -trace): this test is about it being off")
