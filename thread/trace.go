@@ -74,7 +74,7 @@ func (t *Thread) traceStarted() {
 // traceSubmitFailed: starting t failed with err (Scheduler.start, on the starter).
 func (t *Thread) traceSubmitFailed(err error) {
 	if trace.IsEnabled() {
-		trace.Log(t.traced(nil).ctx, traceSubmitFailedLog, err.Error())
+		trace.Log(t.traced(context.Background()).ctx, traceSubmitFailedLog, err.Error())
 	}
 }
 
@@ -190,17 +190,14 @@ func (t *Thread) taskName() string {
 	return b.String()
 }
 
-// traced returns t's annotations, making its task first if it has none. parent is the context of
-// the task to make it a child of (nil: a top-level task).
+// traced returns t's annotations, making its task first if it has none, as a child of the task
+// in parent (context.Background(): a top-level task).
 //
 //go:noinline
 func (t *Thread) traced(parent context.Context) *vtrace {
 	m := t.more()
 	if v := m.trace.Load(); v != nil {
 		return v
-	}
-	if parent == nil {
-		parent = context.Background()
 	}
 	ctx, task := trace.NewTask(parent, t.taskName())
 	v := &vtrace{ctx: ctx, task: task}
@@ -216,7 +213,7 @@ func (t *Thread) traced(parent context.Context) *vtrace {
 //
 //go:noinline
 func (t *Thread) traceStartedSlow() {
-	var parent context.Context
+	parent := context.Background()
 	if c := currentIfAttached(); c != nil {
 		if m := c.moreIfAny(); m != nil {
 			if v := m.trace.Load(); v != nil {
@@ -231,7 +228,7 @@ func (t *Thread) traceStartedSlow() {
 //
 //go:noinline
 func (t *Thread) traceRunningSlow() {
-	v := t.traced(nil)
+	v := t.traced(context.Background())
 	trace.Log(v.ctx, traceStart, t.String())
 	v.run = trace.StartRegion(v.ctx, traceRun)
 }
@@ -262,7 +259,7 @@ func (t *Thread) traceEndedSlow() {
 //go:noinline
 func (t *Thread) traceSleepSlow() {
 	if t.isVirtual() {
-		t.traced(nil).sleeping = true
+		t.traced(context.Background()).sleeping = true
 	}
 }
 
@@ -272,7 +269,7 @@ func (t *Thread) traceSleepSlow() {
 //
 //go:noinline
 func (t *Thread) traceUnmountSlow(op string, reason int, blocker any, timeout time.Duration) {
-	v := t.traced(nil)
+	v := t.traced(context.Background())
 	trace.Log(v.ctx, tracePark, v.parkMessage(op, reason, blocker, timeout))
 	v.parked = trace.StartRegion(v.ctx, traceUnmounted)
 }
@@ -281,7 +278,7 @@ func (t *Thread) traceUnmountSlow(op string, reason int, blocker any, timeout ti
 //
 //go:noinline
 func (t *Thread) tracePinnedParkSlow(pinnedBy string, reason int, blocker any, timeout time.Duration) {
-	v := t.traced(nil)
+	v := t.traced(context.Background())
 	trace.Log(v.ctx, tracePark, v.parkMessage("", reason, blocker, timeout)+" (pinned: "+pinnedBy+")")
 	v.parked = trace.StartRegion(v.ctx, tracePinnedRegion)
 }
@@ -306,7 +303,7 @@ func (t *Thread) traceIOParkSlow() {
 //
 //go:noinline
 func (t *Thread) traceMountSlow() {
-	v := t.traced(nil)
+	v := t.traced(context.Background())
 	v.sleeping = false
 	if v.parked != nil {
 		v.parked.End()
@@ -321,7 +318,7 @@ func (t *Thread) traceMountSlow() {
 //
 //go:noinline
 func (t *Thread) tracePinnedSlow(d time.Duration, reason, op string) {
-	v := t.traced(nil)
+	v := t.traced(context.Background())
 	if reason != "NATIVE_BLOCKING" && v.parked != nil {
 		v.parked.End()
 		v.parked = nil

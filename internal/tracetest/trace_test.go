@@ -205,8 +205,8 @@ func TestTraceShowsParksAndMounts(t *testing.T) {
 			lock.Lock()
 			close(locked)
 			contender = vb("contender").Start(func() {
-				lock.Lock()
-				lock.Unlock()
+				lock.Lock() // contended: parks until the holder unlocks
+				defer lock.Unlock()
 			})
 			for contender.State() != thread.Waiting {
 				thread.Sleep(time.Millisecond)
