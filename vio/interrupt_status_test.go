@@ -336,16 +336,7 @@ func TestStressInterruptStatusSetNeverLostBeforeThePark(t *testing.T) {
 			var got []byte
 			var rerr error
 			buf := make([]byte, 1+rng.IntN(8<<10))
-			reader := start(func() {
-				for {
-					n, err := r.Read(buf)
-					got = append(got, buf[:n]...)
-					if err != nil {
-						rerr = err
-						return
-					}
-				}
-			})
+			reader := start(readUntilError(r, buf, &got, &rerr))
 			go func() {
 				for i := range bursts {
 					w.Write(sent[i*len(sent)/bursts : (i+1)*len(sent)/bursts])
