@@ -42,20 +42,31 @@ func Transport(base http.RoundTripper) http.RoundTripper {
 	tr := &transport{base: base}
 	if ht, ok := base.(*http.Transport); ok {
 		ht = ht.Clone()
+		dial, dialTLS := takeDeprecatedDials(ht)
 		switch {
 		case ht.DialContext != nil:
 			ht.DialContext = wrapDial(ht.DialContext)
-		case ht.Dial != nil:
-			dial := ht.Dial
+		case dial != nil:
 			ht.DialContext = wrapDial(func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) })
-			ht.Dial = nil
 		default:
 			ht.DialContext = new(Dialer).DialContext
 		}
 		tr.base = ht
-		tr.vioConns = ht.DialTLSContext == nil && ht.DialTLS == nil
+		tr.vioConns = ht.DialTLSContext == nil && !dialTLS
 	}
 	return tr
+}
+
+// takeDeprecatedDials clears ht's Dial and returns it, with whether ht sets DialTLS. Both are
+// deprecated (for [http.Transport.DialContext] and [http.Transport.DialTLSContext]), but net/http
+// still uses them when their Context forms are unset, so a caller's Transport may rely on them:
+// [Transport] dials through a Dial it finds, as net/http would (clearing it changes nothing
+// where DialContext is set, which takes priority).
+func takeDeprecatedDials(ht *http.Transport) (dial func(network, addr string) (net.Conn, error), dialTLS bool) {
+	//lint:ignore SA1019 honouring a caller's deprecated Dial, as net/http does, is the point.
+	dial, ht.Dial = ht.Dial, nil
+	//lint:ignore SA1019 honouring a caller's deprecated DialTLS, as net/http does, is the point.
+	return dial, ht.DialTLS != nil
 }
 
 func wrapDial(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
