@@ -54,38 +54,132 @@ func NewCachedThreadPoolWithFactory(f thread.Factory) *ThreadPoolExecutor {
 }
 
 // NewSingleThreadExecutor returns an executor that runs tasks one at a time, in submission
-// order, on one platform thread (replaced if a task panics). Unlike NewFixedThreadPool(1) it
+// order, on one platform thread (replaced if a task panics). Unlike [NewFixedThreadPool](1) it
 // does not expose the pool, so it cannot be resized. It ports Executors.newSingleThreadExecutor.
-func NewSingleThreadExecutor() ExecutorService {
+func NewSingleThreadExecutor() *SingleThreadExecutor {
 	return NewSingleThreadExecutorWithFactory(DefaultThreadFactory())
 }
 
-// NewSingleThreadExecutorWithFactory is NewSingleThreadExecutor with its thread made by f.
-func NewSingleThreadExecutorWithFactory(f thread.Factory) ExecutorService {
-	return &delegatedExecutorService{NewFixedThreadPoolWithFactory(1, f)}
+// NewSingleThreadExecutorWithFactory is [NewSingleThreadExecutor] with its thread made by f.
+func NewSingleThreadExecutorWithFactory(f thread.Factory) *SingleThreadExecutor {
+	return &SingleThreadExecutor{NewFixedThreadPoolWithFactory(1, f)}
 }
 
-// NewSingleThreadScheduledExecutor returns a scheduled executor with one platform thread. It
+// NewSingleThreadScheduledExecutor returns a scheduled executor with one platform thread. Unlike
+// [NewScheduledThreadPool](1) it does not expose the pool, so it cannot be given more threads. It
 // ports Executors.newSingleThreadScheduledExecutor.
-func NewSingleThreadScheduledExecutor() ScheduledExecutorService { return NewScheduledThreadPool(1) }
-
-// NewSingleThreadScheduledExecutorWithFactory is NewSingleThreadScheduledExecutor with its thread
-// made by f.
-func NewSingleThreadScheduledExecutorWithFactory(f thread.Factory) ScheduledExecutorService {
-	return NewScheduledThreadPoolWithFactory(1, f)
+func NewSingleThreadScheduledExecutor() *SingleThreadScheduledExecutor {
+	return NewSingleThreadScheduledExecutorWithFactory(DefaultThreadFactory())
 }
 
-// delegatedExecutorService exposes only the ExecutorService methods of a pool, as Java's
-// Executors.DelegatedExecutorService (so a single-thread executor cannot be reconfigured).
-type delegatedExecutorService struct{ e *ThreadPoolExecutor }
+// NewSingleThreadScheduledExecutorWithFactory is [NewSingleThreadScheduledExecutor] with its
+// thread made by f.
+func NewSingleThreadScheduledExecutorWithFactory(f thread.Factory) *SingleThreadScheduledExecutor {
+	return &SingleThreadScheduledExecutor{NewScheduledThreadPoolWithFactory(1, f)}
+}
 
-func (d *delegatedExecutorService) Execute(task func()) error { return d.e.Execute(task) }
-func (d *delegatedExecutorService) Shutdown()                 { d.e.Shutdown() }
-func (d *delegatedExecutorService) ShutdownNow() []func()     { return d.e.ShutdownNow() }
-func (d *delegatedExecutorService) IsShutdown() bool          { return d.e.IsShutdown() }
-func (d *delegatedExecutorService) IsTerminated() bool        { return d.e.IsTerminated() }
-func (d *delegatedExecutorService) AwaitTermination(t time.Duration) (bool, error) {
+// SingleThreadExecutor is the executor of [NewSingleThreadExecutor]: one platform thread running
+// tasks in submission order. It has the methods of [ExecutorService] and no others, so it cannot
+// be resized or otherwise reconfigured, and a type assertion to [*ThreadPoolExecutor] fails, as
+// a cast of Java's Executors.DelegatedExecutorService to ThreadPoolExecutor does. Each method is
+// the pool's; [ThreadPoolExecutor] documents when they block and what interrupts them.
+type SingleThreadExecutor struct{ e *ThreadPoolExecutor }
+
+// Execute runs task on the executor's thread after the tasks submitted before it, as
+// [ThreadPoolExecutor.Execute]. It ports Executor.execute.
+func (d *SingleThreadExecutor) Execute(task func()) error { return d.e.Execute(task) }
+
+// Shutdown starts an orderly shutdown, as [ThreadPoolExecutor.Shutdown]. It ports
+// ExecutorService.shutdown.
+func (d *SingleThreadExecutor) Shutdown() { d.e.Shutdown() }
+
+// ShutdownNow interrupts the running task and returns the tasks that never started, as
+// [ThreadPoolExecutor.ShutdownNow]. It ports ExecutorService.shutdownNow.
+func (d *SingleThreadExecutor) ShutdownNow() []func() { return d.e.ShutdownNow() }
+
+// IsShutdown reports whether Shutdown or ShutdownNow was called. It ports
+// ExecutorService.isShutdown.
+func (d *SingleThreadExecutor) IsShutdown() bool { return d.e.IsShutdown() }
+
+// IsTerminated reports whether the executor is shut down and its thread has ended. It ports
+// ExecutorService.isTerminated.
+func (d *SingleThreadExecutor) IsTerminated() bool { return d.e.IsTerminated() }
+
+// AwaitTermination blocks until the executor terminates or t passes, as
+// [ThreadPoolExecutor.AwaitTermination]; an interrupt of the calling thread ends it with
+// [thread.ErrInterrupted]. It ports ExecutorService.awaitTermination.
+func (d *SingleThreadExecutor) AwaitTermination(t time.Duration) (bool, error) {
 	return d.e.AwaitTermination(t)
 }
-func (d *delegatedExecutorService) Close() error   { return d.e.Close() }
-func (d *delegatedExecutorService) String() string { return d.e.String() }
+
+// Close shuts the executor down and waits for it to terminate, as [ThreadPoolExecutor.Close].
+// It ports ExecutorService.close.
+func (d *SingleThreadExecutor) Close() error { return d.e.Close() }
+
+// String describes the executor's pool, as [ThreadPoolExecutor.String].
+func (d *SingleThreadExecutor) String() string { return d.e.String() }
+
+// SingleThreadScheduledExecutor is the executor of [NewSingleThreadScheduledExecutor]: one
+// platform thread running delayed and periodic tasks. It has the methods of
+// [ScheduledExecutorService] and no others, so it cannot be given more threads or otherwise
+// reconfigured, and a type assertion to [*ScheduledThreadPoolExecutor] fails, as a cast of Java's
+// Executors.DelegatedScheduledExecutorService does. Each method is the pool's;
+// [ScheduledThreadPoolExecutor] documents when they block and what interrupts them.
+type SingleThreadScheduledExecutor struct{ e *ScheduledThreadPoolExecutor }
+
+// scheduledPool lets [Submit] and [ScheduleCallable] schedule on the pool itself.
+func (d *SingleThreadScheduledExecutor) scheduledPool() *ScheduledThreadPoolExecutor { return d.e }
+
+// Execute runs task on the executor's thread with no delay, as
+// [ScheduledThreadPoolExecutor.Execute]. It ports Executor.execute.
+func (d *SingleThreadScheduledExecutor) Execute(task func()) error { return d.e.Execute(task) }
+
+// Schedule runs task once after delay, as [ScheduledThreadPoolExecutor.Schedule]. It ports
+// ScheduledExecutorService.schedule(Runnable).
+func (d *SingleThreadScheduledExecutor) Schedule(task func(), delay time.Duration) (ScheduledFuture[struct{}], error) {
+	return d.e.Schedule(task, delay)
+}
+
+// ScheduleAtFixedRate runs task periodically at a fixed rate, as
+// [ScheduledThreadPoolExecutor.ScheduleAtFixedRate]. It ports
+// ScheduledExecutorService.scheduleAtFixedRate.
+func (d *SingleThreadScheduledExecutor) ScheduleAtFixedRate(task func(), initialDelay, period time.Duration) (ScheduledFuture[struct{}], error) {
+	return d.e.ScheduleAtFixedRate(task, initialDelay, period)
+}
+
+// ScheduleWithFixedDelay runs task periodically with a fixed delay between runs, as
+// [ScheduledThreadPoolExecutor.ScheduleWithFixedDelay]. It ports
+// ScheduledExecutorService.scheduleWithFixedDelay.
+func (d *SingleThreadScheduledExecutor) ScheduleWithFixedDelay(task func(), initialDelay, delay time.Duration) (ScheduledFuture[struct{}], error) {
+	return d.e.ScheduleWithFixedDelay(task, initialDelay, delay)
+}
+
+// Shutdown starts an orderly shutdown, as [ScheduledThreadPoolExecutor]'s (delayed tasks still
+// run; periodic ones stop). It ports ExecutorService.shutdown.
+func (d *SingleThreadScheduledExecutor) Shutdown() { d.e.Shutdown() }
+
+// ShutdownNow interrupts the running task and returns the tasks that never started, as
+// [ScheduledThreadPoolExecutor.ShutdownNow]. It ports ExecutorService.shutdownNow.
+func (d *SingleThreadScheduledExecutor) ShutdownNow() []func() { return d.e.ShutdownNow() }
+
+// IsShutdown reports whether Shutdown or ShutdownNow was called. It ports
+// ExecutorService.isShutdown.
+func (d *SingleThreadScheduledExecutor) IsShutdown() bool { return d.e.IsShutdown() }
+
+// IsTerminated reports whether the executor is shut down and its thread has ended. It ports
+// ExecutorService.isTerminated.
+func (d *SingleThreadScheduledExecutor) IsTerminated() bool { return d.e.IsTerminated() }
+
+// AwaitTermination blocks until the executor terminates or t passes; an interrupt of the
+// calling thread ends it with [thread.ErrInterrupted]. It ports
+// ExecutorService.awaitTermination.
+func (d *SingleThreadScheduledExecutor) AwaitTermination(t time.Duration) (bool, error) {
+	return d.e.AwaitTermination(t)
+}
+
+// Close shuts the executor down and waits for it to terminate, as
+// [ScheduledThreadPoolExecutor.Close]. It ports ExecutorService.close.
+func (d *SingleThreadScheduledExecutor) Close() error { return d.e.Close() }
+
+// String describes the executor's pool.
+func (d *SingleThreadScheduledExecutor) String() string { return d.e.String() }

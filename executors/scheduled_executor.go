@@ -350,7 +350,7 @@ func ScheduleCallable[T any](s ScheduledExecutorService, task func() (T, error),
 	if task == nil {
 		panic(nilArg("task"))
 	}
-	stpe, ok := s.(*ScheduledThreadPoolExecutor)
+	sp, ok := s.(scheduledPool)
 	if !ok {
 		// another implementation: schedule a FutureTask run and wrap its delay
 		ft := NewFutureTask(task)
@@ -360,6 +360,7 @@ func ScheduleCallable[T any](s ScheduledExecutorService, task func() (T, error),
 		}
 		return &foreignScheduled[T]{FutureTask: ft, sf: sf}, nil
 	}
+	stpe := sp.scheduledPool()
 	st := newScheduled(stpe, NewFutureTask(task), triggerTime(delay), 0)
 	if err := stpe.delayedExecute(st); err != nil {
 		return nil, err

@@ -12,9 +12,11 @@ import (
 // the caller waited.
 var ErrBrokenBarrier = errors.New("locks: broken barrier")
 
-// ErrTimeout is Java's TimeoutException from CyclicBarrier.await(timeout): the wait timed out
-// (and broke the barrier).
-var ErrTimeout = errors.New("locks: timeout")
+// ErrTimeout is Java's TimeoutException from CyclicBarrier.await(timeout) (the wait timed out and
+// broke the barrier), Phaser.awaitAdvanceInterruptibly(phase, timeout) and
+// Exchanger.exchange(x, timeout). It is [thread.ErrTimeout], the one TimeoutException of every
+// loom package (a future's timed Get returns it too).
+var ErrTimeout = thread.ErrTimeout
 
 // A CyclicBarrier lets a fixed number of threads (parties) wait for each other: each calls
 // Await, and all return once the last one arrives, after that one has run the optional barrier

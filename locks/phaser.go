@@ -1,7 +1,6 @@
 package locks
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -58,7 +57,8 @@ import (
 
 // ErrIllegalState is Java's IllegalStateException from a Phaser: registering more than 65535
 // parties, or arriving when no party is unarrived. It is raised by a panic whose value wraps it.
-var ErrIllegalState = errors.New("locks: illegal state")
+// It is [thread.ErrIllegalState], the one IllegalStateException of every loom package.
+var ErrIllegalState = thread.ErrIllegalState
 
 const (
 	phMaxParties    = 0xffff

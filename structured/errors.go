@@ -11,7 +11,8 @@ import (
 var (
 	// ErrTimeout is Java's StructuredTaskScope.TimeoutException: the scope's timeout (see
 	// WithTimeout) expired before or while the owner joined; the scope was cancelled. Join
-	// returns an error wrapping it.
+	// returns an error wrapping it. As in Java 25, where StructuredTaskScope.TimeoutException is
+	// not java.util.concurrent.TimeoutException, it is not [thread.ErrTimeout].
 	ErrTimeout = errors.New("structured: scope timed out")
 
 	// ErrStructureViolation is Java's StructureViolationException: a scope closed while a scope
@@ -30,7 +31,9 @@ var (
 	// Close, a second Join, Subtask.Get of a subtask that did not succeed (or by the owner
 	// before it has joined), Subtask.Exception of one that did not fail, and Close of a scope
 	// that forked subtasks but was never joined. It is raised by a panic whose value wraps it.
-	ErrIllegalState = errors.New("structured: illegal state")
+	//
+	// It is [thread.ErrIllegalState], the one IllegalStateException of every loom package.
+	ErrIllegalState = thread.ErrIllegalState
 
 	// ErrNoSubtaskCompleted is Java's NoSuchElementException from
 	// anySuccessfulResultOrThrow: no subtask completed (none was forked, or all were
