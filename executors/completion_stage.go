@@ -1,8 +1,8 @@
 package executors
 
-// Completion is any CompletableFuture or CompletionStage, whatever its result type: what AllOf,
-// AnyOf, RunAfterBoth and RunAfterEither take (Java's CompletableFuture<?> and
-// CompletionStage<?>). Its methods are unexported: only this package's stages implement it.
+// Completion is any [CompletableFuture] or [CompletionStage], whatever its result type: what [AllOf],
+// [AnyOf], RunAfterBoth and RunAfterEither take (Java's CompletableFuture<?> and
+// [CompletionStage]<?>). Its methods are unexported: only this package's stages implement it.
 type Completion interface {
 	isNil() bool
 	isDone() bool
@@ -37,16 +37,16 @@ func checked(c Completion) Completion {
 
 // CompletionStage is a stage of a computation that can be observed and chained but not
 // completed: java.util.concurrent.CompletionStage. *CompletableFuture[T] implements it, and so
-// does the restricted view that MinimalCompletionStage, CompletedStage and FailedStage return.
+// does the restricted view that MinimalCompletionStage, [CompletedStage] and [FailedStage] return.
 // The holder of a view can add dependent stages, through these methods and through the package
-// functions that take a CompletionStage (ThenApply, ThenCompose, ThenCombine, Handle,
-// ThenAcceptBoth, ApplyToEither and their async variants), but cannot complete, cancel, obtrude
+// functions that take a CompletionStage ([ThenApply], [ThenCompose], [ThenCombine], Handle,
+// [ThenAcceptBoth], [ApplyToEither] and their async variants), but cannot complete, cancel, obtrude
 // or wait for the stage it views: for that, ToCompletableFuture gives a new future that
 // completes as the view does (Java's minimalStage.toCompletableFuture().join()).
 //
 // The methods return full CompletableFutures, also on a view (Java's return minimal stages; Go
 // has no covariant results): those are new dependent stages, and completing one does not touch
-// the stage it depends on. The methods are documented on CompletableFuture. The interface has
+// the stage it depends on. The methods are documented on [CompletableFuture]. The interface has
 // unexported methods, so only this package implements it.
 type CompletionStage[T any] interface {
 	Completion
@@ -85,21 +85,21 @@ type CompletionStage[T any] interface {
 func (c *CompletableFuture[T]) stage() *CompletableFuture[T] { return c }
 
 // MinimalCompletionStage returns a view of a copy of c (see Copy) that offers only the
-// CompletionStage methods: code given it can chain on c but cannot complete, cancel or wait for
+// [CompletionStage] methods: code given it can chain on c but cannot complete, cancel or wait for
 // it. It ports CompletableFuture.minimalCompletionStage (Java 9), whose other methods throw
 // UnsupportedOperationException; here the view has none.
 func (c *CompletableFuture[T]) MinimalCompletionStage() CompletionStage[T] {
 	return &minimalStage[T]{f: c.Copy()}
 }
 
-// CompletedStage returns a CompletionStage view of a stage already completed with v. It ports
+// CompletedStage returns a [CompletionStage] view of a stage already completed with v. It ports
 // CompletableFuture.completedStage (Java 9).
 func CompletedStage[T any](v T) CompletionStage[T] {
 	return &minimalStage[T]{f: CompletedFuture(v)}
 }
 
-// FailedStage returns a CompletionStage view of a stage already failed with err. A nil err
-// panics with an error wrapping thread.ErrNilArgument. It ports CompletableFuture.failedStage
+// FailedStage returns a [CompletionStage] view of a stage already failed with err. A nil err
+// panics with an error wrapping [thread.ErrNilArgument]. It ports CompletableFuture.failedStage
 // (Java 9).
 func FailedStage[T any](err error) CompletionStage[T] {
 	return &minimalStage[T]{f: FailedFuture[T](err)}

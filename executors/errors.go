@@ -18,7 +18,7 @@ var (
 	ErrRejected = errors.New("executors: task rejected")
 	// ErrCancelled is Java's CancellationException: the future was cancelled before it completed.
 	ErrCancelled = errors.New("executors: task was cancelled")
-	// ErrTimeout is Java's TimeoutException: a timed wait on a future (or InvokeAnyTimeout) ran out
+	// ErrTimeout is Java's TimeoutException: a timed wait on a future (or [InvokeAnyTimeout]) ran out
 	// of time. The future is left as it was.
 	// It is [thread.ErrTimeout], the one TimeoutException of every loom package (the timed
 	// waits of package locks return it too).
@@ -27,9 +27,9 @@ var (
 	// ExceptionNow when the future is not in the state they need. It is
 	// [thread.ErrIllegalState], the one IllegalStateException of every loom package.
 	ErrIllegalState = thread.ErrIllegalState
-	// ErrGoexit is the cause recorded when a task or a CompletableFuture action calls
-	// runtime.Goexit instead of returning: its future fails with it, so waiters do not hang. It
-	// is thread.ErrGoexit, shared by every loom package that runs tasks.
+	// ErrGoexit is the cause recorded when a task or a [CompletableFuture] action calls
+	// [runtime.Goexit] instead of returning: its future fails with it, so waiters do not hang. It
+	// is [thread.ErrGoexit], shared by every loom package that runs tasks.
 	ErrGoexit = thread.ErrGoexit
 )
 
@@ -47,11 +47,11 @@ func (e *ExecutionError) Error() string {
 	return "executors: task failed: " + e.Cause.Error()
 }
 
-// Unwrap returns the cause, so errors.Is and errors.As see through an ExecutionError.
+// Unwrap returns the cause, so [errors.Is] and [errors.As] see through an [ExecutionError].
 func (e *ExecutionError) Unwrap() error { return e.Cause }
 
-// PanicError is the cause of an ExecutionError when the task panicked: the panic value and the
-// stack where it was recovered. It is thread.PanicError, shared by every loom package that runs
+// PanicError is the cause of an [ExecutionError] when the task panicked: the panic value and the
+// stack where it was recovered. It is [thread.PanicError], shared by every loom package that runs
 // tasks.
 type PanicError = thread.PanicError
 

@@ -23,12 +23,12 @@ func DefaultThreadFactory() thread.Factory {
 
 // NewFixedThreadPool returns a pool of n platform threads (started as tasks arrive, never timing
 // out) sharing an unbounded queue. n <= 0 panics with an error wrapping
-// thread.ErrIllegalArgument. It ports Executors.newFixedThreadPool.
+// [thread.ErrIllegalArgument]. It ports Executors.newFixedThreadPool.
 func NewFixedThreadPool(n int) *ThreadPoolExecutor {
 	return NewFixedThreadPoolWithFactory(n, DefaultThreadFactory())
 }
 
-// NewFixedThreadPoolWithFactory is NewFixedThreadPool with threads made by f.
+// NewFixedThreadPoolWithFactory is [NewFixedThreadPool] with threads made by f.
 func NewFixedThreadPoolWithFactory(n int, f thread.Factory) *ThreadPoolExecutor {
 	if n <= 0 {
 		panic(illegalArg("pool size %d", n))
@@ -41,14 +41,14 @@ const CachedKeepAlive = 60 * time.Second
 
 // NewCachedThreadPool returns a pool that hands each task to an idle thread if there is one and
 // otherwise starts a new platform thread, without bound; idle threads end after 60 s. Past the
-// process's platform-thread limit, Execute fails with an error wrapping ErrRejected and
-// thread.ErrThreadLimit (Java's "OutOfMemoryError: unable to create native thread"). It ports
+// process's platform-thread limit, Execute fails with an error wrapping [ErrRejected] and
+// [thread.ErrThreadLimit] (Java's "OutOfMemoryError: unable to create native thread"). It ports
 // Executors.newCachedThreadPool.
 func NewCachedThreadPool() *ThreadPoolExecutor {
 	return NewCachedThreadPoolWithFactory(DefaultThreadFactory())
 }
 
-// NewCachedThreadPoolWithFactory is NewCachedThreadPool with threads made by f.
+// NewCachedThreadPoolWithFactory is [NewCachedThreadPool] with threads made by f.
 func NewCachedThreadPoolWithFactory(f thread.Factory) *ThreadPoolExecutor {
 	return NewThreadPoolExecutor(0, math.MaxInt32, CachedKeepAlive, queue.NewSynchronousQueue[func()](false), WithThreadFactory(f))
 }
@@ -81,7 +81,7 @@ func NewSingleThreadScheduledExecutorWithFactory(f thread.Factory) *SingleThread
 // SingleThreadExecutor is the executor of [NewSingleThreadExecutor]: one platform thread running
 // tasks in submission order. It has the methods of [ExecutorService] and no others, so it cannot
 // be resized or otherwise reconfigured, and a type assertion to [*ThreadPoolExecutor] fails, as
-// a cast of Java's Executors.DelegatedExecutorService to ThreadPoolExecutor does. Each method is
+// a cast of Java's Executors.DelegatedExecutorService to [ThreadPoolExecutor] does. Each method is
 // the pool's; [ThreadPoolExecutor] documents when they block and what interrupts them.
 type SingleThreadExecutor struct{ e *ThreadPoolExecutor }
 

@@ -31,7 +31,7 @@ import (
 // Memory: actions in a thread before it puts an element happen before the actions that follow
 // the taking of that element in another thread.
 type BlockingQueue[T any] interface {
-	// Add inserts e if there is room now, otherwise returns ErrFull. It ports add.
+	// Add inserts e if there is room now, otherwise returns [ErrFull]. It ports add.
 	Add(e T) error
 	// Offer inserts e if there is room now and reports whether it did. It ports offer(e).
 	Offer(e T) bool
@@ -49,14 +49,14 @@ type BlockingQueue[T any] interface {
 	PollTimeout(d time.Duration) (e T, ok bool, err error)
 	// Peek returns the head without removing it. It ports peek.
 	Peek() (T, bool)
-	// Remove removes and returns the head, or returns ErrEmpty. It ports remove().
+	// Remove removes and returns the head, or returns [ErrEmpty]. It ports remove().
 	Remove() (T, error)
 	// RemainingCapacity returns how many more elements the queue can accept without blocking
-	// (math.MaxInt32 for unbounded queues, as Integer.MAX_VALUE). It ports remainingCapacity.
+	// ([math.MaxInt32] for unbounded queues, as Integer.MAX_VALUE). It ports remainingCapacity.
 	RemainingCapacity() int
 	// DrainTo removes at most max available elements, appends them to dst in queue order and
-	// returns the extended slice; max <= 0 moves nothing (math.MaxInt moves everything). It
-	// never blocks. It ports drainTo(c, max) and, with math.MaxInt, drainTo(c).
+	// returns the extended slice; max <= 0 moves nothing ([math.MaxInt] moves everything). It
+	// never blocks. It ports drainTo(c, max) and, with [math.MaxInt], drainTo(c).
 	DrainTo(dst []T, max int) []T
 	// Len returns the number of elements. It ports size.
 	Len() int

@@ -11,7 +11,7 @@ import (
 // the call, or a call started with the interrupt status set. It is Java's
 // ClosedByInterruptException (and the SocketException a virtual thread's socket read throws when
 // interrupted). [errors.Is] reports it as both [thread.ErrInterrupted] and [net.ErrClosed]. Unlike
-// the other loom calls that return thread.ErrInterrupted, the call leaves the interrupt status
+// the other loom calls that return [thread.ErrInterrupted], the call leaves the interrupt status
 // set, as Java does. Calls on sockets return it inside a [*net.OpError] (files: [*fs.PathError]),
 // as the standard library wraps its own errors.
 var ErrClosedByInterrupt error = closedByInterrupt{}

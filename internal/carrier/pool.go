@@ -301,7 +301,7 @@ func (p *Pool) dispatcher(s *Slot) func() {
 	}
 }
 
-// GoroutineExiting is called by a Carry whose task called runtime.Goexit, after passing the
+// GoroutineExiting is called by a Carry whose task called [runtime.Goexit], after passing the
 // carrier on: the goroutine is ending without returning to the dispatch loop.
 func (p *Pool) GoroutineExiting() { p.goroutines.Add(-1) }
 

@@ -1,9 +1,9 @@
 // Package bench compares loom with plain Go: virtual threads against goroutines and platform
 // threads, loom's blocking primitives against sync and channels. Each comparison is a group of
-// testing.Benchmark runs in the same process; the first case of a group is its baseline, and
+// [testing.Benchmark] runs in the same process; the first case of a group is its baseline, and
 // every case is reported as ns/op and as a ratio to the baseline.
 //
-// A case is measured in Rounds rounds of BenchTime/Rounds each (testing.Benchmark's own ramp-up
+// A case is measured in Rounds rounds of BenchTime/Rounds each ([testing.Benchmark]'s own ramp-up
 // of N before each is its warm-up) and reported by its median round. A case with a Java twin
 // (cmd/loom/java/Bench.java) runs its loop on a virtual thread, and the twin measures the same
 // way in its JVM: a warm-up, then Rounds rounds, the median.
@@ -31,7 +31,7 @@ type Case struct {
 	Note  string // what one op is
 	F     func(b *testing.B)
 	// Java names the case's twin in cmd/loom/java/Bench.java (empty: none), run with the JVM
-	// options JavaOptions when Options.Java is set.
+	// options JavaOptions when [Options.Java] is set.
 	Java        string
 	JavaOptions []string
 	// JavaRemark says why the twin's figure is what it is, when it is legitimately slow (an OS

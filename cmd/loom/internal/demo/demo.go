@@ -2,7 +2,7 @@
 // seed programs of DESIGN.md section 4) on loom, and judges each result against the published
 // Java figure by a stated rule: same shape, or not.
 //
-// Every experiment runs at full scale by default. Config.Scale shrinks the number of tasks (and,
+// Every experiment runs at full scale by default. [Config.Scale] shrinks the number of tasks (and,
 // where a run would otherwise last too long, the sleeps) so the same program can run in a test in
 // milliseconds; each Result says how it was scaled.
 package demo
@@ -38,8 +38,8 @@ type Config struct {
 	Budget time.Duration
 	// Long runs that experiment with its published 1 s sleeps whatever the budget.
 	Long bool
-	// Java, if not nil, runs each experiment's Java program (Experiment.Java) on a JDK of this
-	// machine after loom's run, with the same parameters (Experiment.Twin), for the table's
+	// Java, if not nil, runs each experiment's Java program ([Experiment.Java]) on a JDK of this
+	// machine after loom's run, with the same parameters ([Experiment.Twin]), for the table's
 	// "Java (this machine)" column and the verdict's comparison.
 	Java java.Runner
 
@@ -123,7 +123,7 @@ type Experiment struct {
 	// Last runs the experiment after the others (its row keeps its place), so that it can size
 	// itself to what is left of the budget.
 	Last bool
-	// Twin is the experiment's Java program in cmd/loom/java, run when Config.Java is set.
+	// Twin is the experiment's Java program in cmd/loom/java, run when [Config.Java] is set.
 	Twin *JavaTwin
 }
 
@@ -351,12 +351,12 @@ func verdictWord(same bool) string {
 	return "DIFFERENT"
 }
 
-// Width is the terminal width WriteTable fits its lines to by default.
+// Width is the terminal width [WriteTable] fits its lines to by default.
 const Width = 80
 
 // WriteTable prints the results for a terminal, every line at most width columns (Width if
 // width <= 0): the table's rows one after the other, each cell on a line of its own beside its
-// column's name and wrapped to fit, then the summary and the scaling notes. WriteMarkdown prints
+// column's name and wrapped to fit, then the summary and the scaling notes. [WriteMarkdown] prints
 // the same as one Markdown table.
 func WriteTable(w io.Writer, res []Result, width int) error {
 	if width <= 0 {
