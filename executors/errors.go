@@ -36,7 +36,7 @@ var (
 // ExecutionError is Java's ExecutionException: the task of a future failed. Cause is the error the
 // task returned, or a *PanicError if it panicked. Get returns it as *ExecutionError.
 type ExecutionError struct {
-	Cause error
+	Cause error // what the task returned or the *PanicError of its panic; Java's getCause()
 }
 
 // Error returns "executors: task failed: " and the cause.

@@ -66,6 +66,7 @@ type AnyTask interface {
 	TryUnfork() bool
 	// Reinitialize resets the task so that it can be forked again.
 	Reinitialize()
+	// String describes the task and its state, as Java's ForkJoinTask.toString.
 	String() string
 
 	base() *task

@@ -45,7 +45,7 @@ var (
 // error, typically the first subtask failure. Join returns it as a *FailedError; [errors.Is] and
 // [errors.As] see through it to Cause.
 type FailedError struct {
-	Cause error
+	Cause error // what the joiner's Result returned, typically the first subtask's failure; Java's getCause()
 }
 
 // Error returns "structured: scope failed: " and the cause.

@@ -42,7 +42,7 @@ func (m PinningMode) String() string {
 
 // PinnedEvent reports a park that kept its carrier, like the JFR event jdk.VirtualThreadPinned.
 type PinnedEvent struct {
-	Thread   *Thread
+	Thread   *Thread       // the virtual thread that parked, as the event's eventThread
 	Carrier  string        // the carrier it kept
 	Duration time.Duration // how long it was parked
 	// Reason is why the carrier was kept: "MONITOR" (a monitor held or entered under
@@ -307,7 +307,7 @@ type SchedulerStats struct {
 	// one and so own it now. PeakGoroutines is the most of them alive at once. A burst of tasks
 	// that never block keeps them near Parallelism.
 	Goroutines     int64
-	PeakGoroutines int64
+	PeakGoroutines int64 // the most Goroutines alive at once since the scheduler began
 }
 
 // Stats returns a snapshot of the scheduler's counters.

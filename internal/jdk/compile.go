@@ -16,7 +16,7 @@ import (
 // Classes is a directory of classes compiled by [JDK.Compile]: what the JVM runs. Remove it
 // when done.
 type Classes struct {
-	JDK *JDK
+	JDK *JDK   // the JDK that compiled them, and runs them
 	Dir string // the class path
 	// Failed maps each source that did not compile to javac's complaint (empty when all did).
 	Failed map[string]string

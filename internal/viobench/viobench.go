@@ -30,6 +30,7 @@ const (
 	Virtual    Side = true
 )
 
+// String names the side for the tables: "goroutines" or "virtual threads".
 func (s Side) String() string {
 	if s == Virtual {
 		return "virtual threads"

@@ -115,11 +115,11 @@ func (c *Config) watch(report func() string) (stop func()) {
 
 // Experiment is one of the classic programs.
 type Experiment struct {
-	Name  string // short, for -only
-	Title string // what it does, at full scale
-	Java  string // the figure Java articles publish
-	Rule  string // when loom's result has the same shape
-	Run   func(c *Config) Outcome
+	Name  string                  // short, for -only
+	Title string                  // what it does, at full scale
+	Java  string                  // the figure Java articles publish
+	Rule  string                  // when loom's result has the same shape
+	Run   func(c *Config) Outcome // runs the experiment as c says and measures it
 	// Last runs the experiment after the others (its row keeps its place), so that it can size
 	// itself to what is left of the budget.
 	Last bool
@@ -196,22 +196,22 @@ type Outcome struct {
 
 // Result is an experiment's outcome, ready to print.
 type Result struct {
-	Name    string             `json:"name"`
-	Title   string             `json:"experiment"`
-	Java    string             `json:"java"`
-	Loom    string             `json:"loom"`
-	Rule    string             `json:"rule"`
-	Same    bool               `json:"same_shape"`
-	Verdict string             `json:"verdict"`
-	Scaling string             `json:"scaling,omitempty"`
-	Figures map[string]float64 `json:"figures,omitempty"`
-	Seconds float64            `json:"seconds"`
-	Error   string             `json:"error,omitempty"`
+	Name    string             `json:"name"`              // the experiment's Name
+	Title   string             `json:"experiment"`        // the experiment's Title
+	Java    string             `json:"java"`              // the published Java figure
+	Loom    string             `json:"loom"`              // loom's figure, for the table
+	Rule    string             `json:"rule"`              // the experiment's Rule
+	Same    bool               `json:"same_shape"`        // the Outcome's Same
+	Verdict string             `json:"verdict"`           // the Outcome's Verdict
+	Scaling string             `json:"scaling,omitempty"` // the Outcome's Scaling
+	Figures map[string]float64 `json:"figures,omitempty"` // the Outcome's Figures
+	Seconds float64            `json:"seconds"`           // how long the experiment ran
+	Error   string             `json:"error,omitempty"`   // the Outcome's Err, as text
 	// The Java program's run on this machine (loom demo --java): its cell, its figures, or why
 	// it could not run.
 	JavaHere    string             `json:"java_here,omitempty"`
-	JavaFigures map[string]float64 `json:"java_figures,omitempty"`
-	JavaError   string             `json:"java_error,omitempty"`
+	JavaFigures map[string]float64 `json:"java_figures,omitempty"` // the figures the Java program printed
+	JavaError   string             `json:"java_error,omitempty"`   // why it could not run
 }
 
 // Select returns the experiments named in only (comma-separated names or prefixes; empty means
@@ -486,17 +486,17 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // Report is the JSON document of a demo run.
 type Report struct {
-	GoVersion   string   `json:"go_version"`
-	GOOS        string   `json:"goos"`
-	GOARCH      string   `json:"goarch"`
-	NumCPU      int      `json:"num_cpu"`
-	GOMAXPROCS  int      `json:"gomaxprocs"`
-	Scale       float64  `json:"scale"`
-	LoadAverage float64  `json:"load_average"` // 1-minute load average at the end; -1 if unknown
-	Seconds     float64  `json:"seconds"`
-	Same        int      `json:"same_shape"`
+	GoVersion   string   `json:"go_version"`    // [runtime.Version]()
+	GOOS        string   `json:"goos"`          // [runtime.GOOS]
+	GOARCH      string   `json:"goarch"`        // [runtime.GOARCH]
+	NumCPU      int      `json:"num_cpu"`       // [runtime.NumCPU]()
+	GOMAXPROCS  int      `json:"gomaxprocs"`    // [runtime.GOMAXPROCS](0)
+	Scale       float64  `json:"scale"`         // the run's [Config.Scale]
+	LoadAverage float64  `json:"load_average"`  // 1-minute load average at the end; -1 if unknown
+	Seconds     float64  `json:"seconds"`       // how long the whole run took
+	Same        int      `json:"same_shape"`    // how many experiments had the same shape as Java's
 	JDK         string   `json:"jdk,omitempty"` // the JDK of the Java (this machine) runs
-	Experiments []Result `json:"experiments"`
+	Experiments []Result `json:"experiments"`   // one per experiment run, in table order
 }
 
 // WriteJSON prints the results as an indented JSON Report.
