@@ -1,6 +1,7 @@
 package executors
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -62,7 +63,7 @@ func NewSingleThreadExecutor() *SingleThreadExecutor {
 
 // NewSingleThreadExecutorWithFactory is [NewSingleThreadExecutor] with its thread made by f.
 func NewSingleThreadExecutorWithFactory(f thread.Factory) *SingleThreadExecutor {
-	return &SingleThreadExecutor{NewFixedThreadPoolWithFactory(1, f)}
+	return &SingleThreadExecutor{delegated{NewFixedThreadPoolWithFactory(1, f)}}
 }
 
 // NewSingleThreadScheduledExecutor returns a scheduled executor with one platform thread. Unlike
@@ -75,49 +76,16 @@ func NewSingleThreadScheduledExecutor() *SingleThreadScheduledExecutor {
 // NewSingleThreadScheduledExecutorWithFactory is [NewSingleThreadScheduledExecutor] with its
 // thread made by f.
 func NewSingleThreadScheduledExecutorWithFactory(f thread.Factory) *SingleThreadScheduledExecutor {
-	return &SingleThreadScheduledExecutor{NewScheduledThreadPoolWithFactory(1, f)}
+	p := NewScheduledThreadPoolWithFactory(1, f)
+	return &SingleThreadScheduledExecutor{delegated{p}, p}
 }
 
 // SingleThreadExecutor is the executor of [NewSingleThreadExecutor]: one platform thread running
 // tasks in submission order. It has the methods of [ExecutorService] and no others, so it cannot
 // be resized or otherwise reconfigured, and a type assertion to [*ThreadPoolExecutor] fails, as
-// a cast of Java's Executors.DelegatedExecutorService to [ThreadPoolExecutor] does. Each method is
+// a cast of Java's Executors.DelegatedExecutorService to Java ThreadPoolExecutor does. Each method is
 // the pool's; [ThreadPoolExecutor] documents when they block and what interrupts them.
-type SingleThreadExecutor struct{ e *ThreadPoolExecutor }
-
-// Execute runs task on the executor's thread after the tasks submitted before it, as
-// [ThreadPoolExecutor.Execute]. It ports Executor.execute.
-func (d *SingleThreadExecutor) Execute(task func()) error { return d.e.Execute(task) }
-
-// Shutdown starts an orderly shutdown, as [ThreadPoolExecutor.Shutdown]. It ports
-// ExecutorService.shutdown.
-func (d *SingleThreadExecutor) Shutdown() { d.e.Shutdown() }
-
-// ShutdownNow interrupts the running task and returns the tasks that never started, as
-// [ThreadPoolExecutor.ShutdownNow]. It ports ExecutorService.shutdownNow.
-func (d *SingleThreadExecutor) ShutdownNow() []func() { return d.e.ShutdownNow() }
-
-// IsShutdown reports whether Shutdown or ShutdownNow was called. It ports
-// ExecutorService.isShutdown.
-func (d *SingleThreadExecutor) IsShutdown() bool { return d.e.IsShutdown() }
-
-// IsTerminated reports whether the executor is shut down and its thread has ended. It ports
-// ExecutorService.isTerminated.
-func (d *SingleThreadExecutor) IsTerminated() bool { return d.e.IsTerminated() }
-
-// AwaitTermination blocks until the executor terminates or t passes, as
-// [ThreadPoolExecutor.AwaitTermination]; an interrupt of the calling thread ends it with
-// [thread.ErrInterrupted]. It ports ExecutorService.awaitTermination.
-func (d *SingleThreadExecutor) AwaitTermination(t time.Duration) (bool, error) {
-	return d.e.AwaitTermination(t)
-}
-
-// Close shuts the executor down and waits for it to terminate, as [ThreadPoolExecutor.Close].
-// It ports ExecutorService.close.
-func (d *SingleThreadExecutor) Close() error { return d.e.Close() }
-
-// String describes the executor's pool, as [ThreadPoolExecutor.String].
-func (d *SingleThreadExecutor) String() string { return d.e.String() }
+type SingleThreadExecutor struct{ delegated }
 
 // SingleThreadScheduledExecutor is the executor of [NewSingleThreadScheduledExecutor]: one
 // platform thread running delayed and periodic tasks. It has the methods of
@@ -125,14 +93,13 @@ func (d *SingleThreadExecutor) String() string { return d.e.String() }
 // reconfigured, and a type assertion to [*ScheduledThreadPoolExecutor] fails, as a cast of Java's
 // Executors.DelegatedScheduledExecutorService does. Each method is the pool's;
 // [ScheduledThreadPoolExecutor] documents when they block and what interrupts them.
-type SingleThreadScheduledExecutor struct{ e *ScheduledThreadPoolExecutor }
+type SingleThreadScheduledExecutor struct {
+	delegated
+	e *ScheduledThreadPoolExecutor
+}
 
 // scheduledPool lets [Submit] and [ScheduleCallable] schedule on the pool itself.
 func (d *SingleThreadScheduledExecutor) scheduledPool() *ScheduledThreadPoolExecutor { return d.e }
-
-// Execute runs task on the executor's thread with no delay, as
-// [ScheduledThreadPoolExecutor.Execute]. It ports Executor.execute.
-func (d *SingleThreadScheduledExecutor) Execute(task func()) error { return d.e.Execute(task) }
 
 // Schedule runs task once after delay, as [ScheduledThreadPoolExecutor.Schedule]. It ports
 // ScheduledExecutorService.schedule(Runnable).
@@ -154,32 +121,40 @@ func (d *SingleThreadScheduledExecutor) ScheduleWithFixedDelay(task func(), init
 	return d.e.ScheduleWithFixedDelay(task, initialDelay, delay)
 }
 
-// Shutdown starts an orderly shutdown, as [ScheduledThreadPoolExecutor]'s (delayed tasks still
-// run; periodic ones stop). It ports ExecutorService.shutdown.
-func (d *SingleThreadScheduledExecutor) Shutdown() { d.e.Shutdown() }
+// delegated has the [ExecutorService] methods of a pool and no others: what Java's
+// Executors.DelegatedExecutorService and DelegatedScheduledExecutorService share. The
+// single-thread executors embed it, so that no type assertion reaches their pool.
+type delegated struct{ pool ExecutorService }
 
-// ShutdownNow interrupts the running task and returns the tasks that never started, as
-// [ScheduledThreadPoolExecutor.ShutdownNow]. It ports ExecutorService.shutdownNow.
-func (d *SingleThreadScheduledExecutor) ShutdownNow() []func() { return d.e.ShutdownNow() }
+// Execute runs task on the executor's thread after the tasks submitted before it. It ports
+// Executor.execute.
+func (d delegated) Execute(task func()) error { return d.pool.Execute(task) }
+
+// Shutdown starts an orderly shutdown: tasks already submitted run, new ones are rejected (a
+// scheduled executor's periodic tasks stop). It ports ExecutorService.shutdown.
+func (d delegated) Shutdown() { d.pool.Shutdown() }
+
+// ShutdownNow interrupts the running task and returns the tasks that never started. It ports
+// ExecutorService.shutdownNow.
+func (d delegated) ShutdownNow() []func() { return d.pool.ShutdownNow() }
 
 // IsShutdown reports whether Shutdown or ShutdownNow was called. It ports
 // ExecutorService.isShutdown.
-func (d *SingleThreadScheduledExecutor) IsShutdown() bool { return d.e.IsShutdown() }
+func (d delegated) IsShutdown() bool { return d.pool.IsShutdown() }
 
 // IsTerminated reports whether the executor is shut down and its thread has ended. It ports
 // ExecutorService.isTerminated.
-func (d *SingleThreadScheduledExecutor) IsTerminated() bool { return d.e.IsTerminated() }
+func (d delegated) IsTerminated() bool { return d.pool.IsTerminated() }
 
-// AwaitTermination blocks until the executor terminates or t passes; an interrupt of the
-// calling thread ends it with [thread.ErrInterrupted]. It ports
+// AwaitTermination blocks until the executor terminates or t passes, reporting whether it did;
+// an interrupt of the calling thread ends it with [thread.ErrInterrupted]. It ports
 // ExecutorService.awaitTermination.
-func (d *SingleThreadScheduledExecutor) AwaitTermination(t time.Duration) (bool, error) {
-	return d.e.AwaitTermination(t)
-}
+func (d delegated) AwaitTermination(t time.Duration) (bool, error) { return d.pool.AwaitTermination(t) }
 
-// Close shuts the executor down and waits for it to terminate, as
-// [ScheduledThreadPoolExecutor.Close]. It ports ExecutorService.close.
-func (d *SingleThreadScheduledExecutor) Close() error { return d.e.Close() }
+// Close shuts the executor down and waits for it to terminate. An interrupt while it waits
+// makes it call ShutdownNow and wait on; it returns with the interrupt status set, as in Java.
+// It ports ExecutorService.close.
+func (d delegated) Close() error { return d.pool.Close() }
 
 // String describes the executor's pool.
-func (d *SingleThreadScheduledExecutor) String() string { return d.e.String() }
+func (d delegated) String() string { return fmt.Sprint(d.pool) }
