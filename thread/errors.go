@@ -23,9 +23,7 @@ var (
 	ErrThreadLimit = errors.New("thread: unable to create native thread: possibly out of memory or process/resource limits reached")
 	// ErrRejected is Java's RejectedExecutionException from Thread.start: the virtual thread's
 	// scheduler has been closed. An executor that could not start a thread for this reason
-	// returns an error wrapping both it and [executors.ErrRejected].
-	//
-	// [executors.ErrRejected]: https://pkg.go.dev/github.com/loomgo/loom/executors#ErrRejected
+	// returns an error wrapping both it and executors.ErrRejected.
 	ErrRejected = errors.New("thread: scheduler closed, thread rejected")
 	// ErrIllegalState is Java's IllegalStateException, the one value every loom package uses
 	// for it (locks.ErrIllegalState, executors.ErrIllegalState and structured.ErrIllegalState
