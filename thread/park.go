@@ -137,11 +137,12 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
 		parked |= flagQueued
 	}
-	t.enterParkState(st, reason)
 	t.armWake()
 	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
-	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
+	// it stores itself in t.slot (wakeWith), so the store of nil comes first; then the state (a
+	// WAITING virtual thread has no carrier), before a waker can make it RUNNABLE again.
 	t.slot.Store(nil)
+	t.enterParkState(st, reason)
 	t.park.Store(parked)
 	permit := permitFor(reason)
 	if t.bits.get(permit) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) {
