@@ -36,9 +36,9 @@ import (
 //
 // On a platform thread, and on a goroutine loom did not start, a Conn behaves as the conn it
 // wraps (plus the interrupt rule, on a thread loom knows). Errors are the standard library's:
-// io.EOF at the end of a stream, *net.OpError with Op "read" or "write" otherwise.
+// [io.EOF] at the end of a stream, *net.OpError with Op "read" or "write" otherwise.
 //
-// Several goroutines may call a Conn's methods at once, as for any net.Conn; concurrent Reads
+// Several goroutines may call a Conn's methods at once, as for any [net.Conn]; concurrent Reads
 // (or Writes) are serialized by Go's poller, and a virtual thread waiting for another's Read to
 // finish holds its carrier meanwhile.
 type Conn struct {
@@ -76,7 +76,7 @@ func wrapConn(c net.Conn) *Conn {
 func (c *Conn) NetConn() net.Conn { return c.c }
 
 // Read reads into b, as the wrapped conn's Read. It blocks until some data is available, the
-// peer closes (io.EOF), a read deadline passes ([os.ErrDeadlineExceeded]) or the conn is closed;
+// peer closes ([io.EOF]), a read deadline passes ([os.ErrDeadlineExceeded]) or the conn is closed;
 // a virtual thread unmounts meanwhile. An interrupt while it waits, or the interrupt status set
 // when it would have to wait, closes the conn and Read returns [ErrClosedByInterrupt]; with data
 // there it reads whatever the status (see [Conn]). A Read of no bytes returns at once. It ports

@@ -485,9 +485,11 @@ func TestNilArgumentsPanic(t *testing.T) {
 		"Handler":        func() { vio.Handler(nil) },
 		"HandlerWith":    func() { vio.HandlerWith(nil, nil) },
 		"NewFile":        func() { vio.NewFile(nil) },
-		"DialContext":    func() { vio.DialContext(nil, "tcp", "127.0.0.1:1") }, //nolint:staticcheck // the nil context is the test
-		"Await":          func() { vio.Await(nil) },                             //nolint:staticcheck
-		"Wait":           func() { vio.Wait(nil) },
+		//lint:ignore SA1012 the nil context is the test.
+		"DialContext": func() { vio.DialContext(nil, "tcp", "127.0.0.1:1") },
+		//lint:ignore SA1012 the nil context is the test.
+		"Await": func() { vio.Await(nil) },
+		"Wait":  func() { vio.Wait(nil) },
 	} {
 		func() {
 			defer func() {

@@ -47,8 +47,8 @@
 //
 // # How a blocked socket call moves
 //
-// Conn.Read on a mounted virtual thread registers the conn's IOWait with the thread (Java's
-// Thread.blockedOn), then calls syscall.RawConn.Read with a callback that makes the read(2)
+// [Conn.Read] on a mounted virtual thread registers the conn's IOWait with the thread (Java's
+// Thread.blockedOn), then calls [syscall.RawConn.Read] with a callback that makes the read(2)
 // itself. Data there: the callback returns true, RawConn.Read returns, the IOWait is removed —
 // no hand-off. EAGAIN: the callback looks at the interrupt status (set: it returns, and the
 // call closes the socket), then parks the thread (gives its carrier to the next queued
@@ -61,7 +61,7 @@
 // waits for readiness on that, looking with ppoll(2) whether a connection is queued before it
 // calls the listener's own Accept.
 //
-// The error values, counts and EOF rules are the standard library's: io.EOF for a zero-byte
+// The error values, counts and EOF rules are the standard library's: [io.EOF] for a zero-byte
 // stream read, partial writes continued, EINTR retried, [*net.OpError] with Op "read"/"write"
 // and the conn's addresses, [os.ErrDeadlineExceeded] when a deadline passes, [net.ErrClosed]
 // after a close.
@@ -70,7 +70,7 @@
 //
 // Sockets follow java.net.Socket, ServerSocket and DatagramSocket on a virtual thread (JDK 21–25,
 // NioSocketImpl): the interrupt status matters only where a call must wait. Interrupting a thread
-// blocked in a Conn Read or Write, a Listener Accept, a PacketConn ReadFrom or WriteTo, or a
+// blocked in a Conn Read or Write, a Listener Accept, a [PacketConn] ReadFrom or WriteTo, or a
 // dial, closes the socket, and so does a call that would block started with the interrupt status
 // set; the call returns [ErrClosedByInterrupt] (both [thread.ErrInterrupted] and [net.ErrClosed]
 // to [errors.Is]; Java's SocketException "Closed by interrupt") and the interrupt status stays
@@ -82,15 +82,15 @@
 // DatagramChannel) close on any call made with the status set; vio does not, and a port of
 // channel code that relies on it checks [thread.Thread.IsInterrupted] itself. Files follow
 // FileChannel: a File call made with the status set, or interrupted, closes the File. Conns
-// without a system-call path (a wrapped tls.Conn, net.Pipe) are about to wait from the start of
+// without a system-call path (a wrapped tls.Conn, [net.Pipe]) are about to wait from the start of
 // every call, so the status set closes them at once; TLS over a vio conn (tls.Server(c), as
-// http.Server.ServeTLS does) follows the socket's rule.
+// [http.Server.ServeTLS] does) follows the socket's rule.
 //
-// Another thread's call on a conn closed by an interrupt sees a plain net.ErrClosed (Java's
+// Another thread's call on a conn closed by an interrupt sees a plain [net.ErrClosed] (Java's
 // AsynchronousCloseException), and so does any later call on it, the interrupted thread's
 // included (Java: "Socket closed", ClosedChannelException). Calls whose Java counterparts throw
 // InterruptedException — an HTTP round trip (HttpClient.send), a process wait, Recv, Send, Await
-// — return an error matching thread.ErrInterrupted and clear the status. This holds on platform
+// — return an error matching [thread.ErrInterrupted] and clear the status. This holds on platform
 // threads too (where Java's classic sockets ignore interrupts), and on goroutines that loom knows
 // (that called [thread.Current]); on goroutines loom never saw, vio calls are the plain ones,
 // since nothing can interrupt them.
@@ -118,7 +118,7 @@
 //
 // # Designs not taken
 //
-//   - thread.Blocking around every call: every read, even one whose data is there, gives the
+//   - [thread.Blocking] around every call: every read, even one whose data is there, gives the
 //     carrier away and queues for one again behind the runnable threads (cheap on an idle
 //     scheduler, ~10% of a read; a turn in the queue per read on a busy one: issue 12 measured an
 //     HTTP fan-out wrapped that way at 2.5× the goroutines' time), and no interrupts or states.
@@ -126,7 +126,7 @@
 //     system calls per read, and a conn type with its own buffering behind SyscallConn could
 //     wait forever for bytes it already holds. The system call in the callback is one, and vio
 //     takes that path only for the standard library's socket types.
-//   - accept4(2) in the listener callback and net.FileConn around the result: by net.FileConn's
+//   - accept4(2) in the listener callback and [net.FileConn] around the result: by [net.FileConn]'s
 //     code, four more system calls per connection (dup, getsockopt, getpeername, close) where the
 //     ppoll look is one, which costs nothing measurable next to the dial (BenchmarkAcceptQueued);
 //     and the listener's keep-alive settings would be lost.

@@ -69,8 +69,10 @@ func (e *endpoint) byInterruptOf(t any) bool {
 	if by := e.closedBy.Load(); by == nil || t != any(by) {
 		return false
 	}
+	// An empty critical section: it waits for the interrupting goroutine's close to finish.
 	e.mu.Lock()
-	e.mu.Unlock() //nolint:staticcheck // an empty critical section: wait for interrupt to finish
+	//lint:ignore SA2001 the empty critical section is the wait (see above).
+	e.mu.Unlock()
 	return e.reported.CompareAndSwap(false, true)
 }
 

@@ -45,7 +45,7 @@ func ListenPacket(network, address string) (net.PacketConn, error) {
 }
 
 // WrapPacketConn returns pc as a vio [*PacketConn]; a *PacketConn comes back unchanged. The
-// returned PacketConn owns pc. WrapPacketConn(nil) panics with [thread.ErrNilArgument].
+// returned [PacketConn] owns pc. WrapPacketConn(nil) panics with [thread.ErrNilArgument].
 func WrapPacketConn(pc net.PacketConn) net.PacketConn {
 	if pc == nil {
 		panic(fmt.Errorf("%w: vio.WrapPacketConn(nil)", thread.ErrNilArgument))
