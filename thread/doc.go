@@ -16,7 +16,7 @@
 // its task directly, and only a task that blocks gets a goroutine of its own (the one it started
 // on). A burst of a million short tasks therefore costs about what a worker pool costs.
 //
-// Go's own blocking (channel operations, sync.Mutex, time.Sleep, syscalls) made on a virtual
+// Go's own blocking (channel operations, [sync.Mutex], [time.Sleep], syscalls) made on a virtual
 // thread holds its carrier, as a Java virtual thread pinned by a native frame does. Wrap such
 // calls in [Blocking] to run them unmounted, or use package vio, whose sockets, HTTP client and
 // server, files, processes and channel waits unmount by themselves.

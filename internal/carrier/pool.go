@@ -135,15 +135,16 @@ func (s *Slot) Current() unsafe.Pointer { return atomic.LoadPointer(&s.cur) }
 
 // Mount describes the current mount of a slot.
 type Mount struct {
-	Slot *Slot
-	Cur  unsafe.Pointer
-	Gid  int64
-	Seq  uint64
+	Slot *Slot          // the slot
+	Cur  unsafe.Pointer // what [Slot.Mounted] last recorded on it
+	Gid  int64          // the goroutine id recorded with it (watched pools only)
+	Seq  uint64         // how many mounts the slot has recorded (watched pools only)
 }
 
 // Pool returns the pool the slot belongs to.
 func (s *Slot) Pool() *Pool { return s.pool }
 
+// String returns the slot's name, the carrier's (ForkJoinPool-1-worker-1).
 func (s *Slot) String() string { return s.Name }
 
 var poolSeq atomic.Int64
@@ -301,7 +302,7 @@ func (p *Pool) dispatcher(s *Slot) func() {
 	}
 }
 
-// GoroutineExiting is called by a Carry whose task called runtime.Goexit, after passing the
+// GoroutineExiting is called by a Carry whose task called [runtime.Goexit], after passing the
 // carrier on: the goroutine is ending without returning to the dispatch loop.
 func (p *Pool) GoroutineExiting() { p.goroutines.Add(-1) }
 
