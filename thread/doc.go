@@ -33,12 +33,12 @@
 // # Execution traces
 //
 // While Go's execution tracer is on (runtime/trace.Start, `go test -trace`, a
-// trace.FlightRecorder), each virtual thread is a task of the trace named as the thread
+// [trace.FlightRecorder]), each virtual thread is a task of the trace named as the thread
 // ("VirtualThread[#21,name]"), and its start, end, parks (log loom.park, region loom.unmounted),
 // mounts (log loom.mount), pinned parks (region and log loom.pinned) and refused starts (log
 // loom.submitFailed) are annotated, as JFR records jdk.VirtualThreadStart, End, Pinned and
 // SubmitFailed; open the trace with `go tool trace`. With tracing off this costs one
-// trace.IsEnabled check per hook and no allocation.
+// [trace.IsEnabled] check per hook and no allocation.
 //
 // # Platform threads
 //
