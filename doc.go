@@ -3,7 +3,7 @@
 // StructuredTaskScope built around them — to Go, faithfully: the names, the thread states, the
 // interrupts, the timeouts, the pinning rules and the timing behaviour a Java programmer relies
 // on hold here too, in idiomatic Go (errors instead of checked exceptions, generics, defer,
-// iter.Seq, context).
+// [iter.Seq], context).
 //
 // This package holds no code: it is the map. The API lives in the packages below, and the
 // examples of this package port the programs that articles about virtual threads run (go test
@@ -20,7 +20,7 @@
 // FIFO order. A virtual thread that has started but not yet run costs no goroutine, and one
 // whose task never blocks runs directly on its carrier's goroutine.
 //
-// A platform thread is a goroutine locked to an OS thread of its own (runtime.LockOSThread), so
+// A platform thread is a goroutine locked to an OS thread of its own ([runtime.LockOSThread]), so
 // it costs what a Java platform thread costs. The Go runtime aborts the process when it needs
 // more OS threads than debug.SetMaxThreads allows; loom refuses a platform thread past
 // thread.PlatformThreadLimit with thread.ErrThreadLimit instead, a recoverable error where Java
@@ -89,8 +89,8 @@
 // SchedulerOptions.OnPinned (the JFR event jdk.VirtualThreadPinned), and printed when
 // TracePinned is "short" or "full" (-Djdk.tracePinnedThreads).
 //
-// Go's own blocking calls — channel operations, sync.Mutex, time.Sleep, syscalls, a plain
-// net.Conn — made on a virtual thread also hold the carrier, because Go cannot unmount a
+// Go's own blocking calls — channel operations, [sync.Mutex], [time.Sleep], syscalls, a plain
+// [net.Conn] — made on a virtual thread also hold the carrier, because Go cannot unmount a
 // goroutine it does not control. Package vio gives sockets, HTTP, files, processes, channels and
 // contexts that unmount by themselves, as the JDK's I/O does on virtual threads; for anything
 // else, thread.Blocking(fn) gives the carrier back while fn runs (the ForkJoinPool's managed
@@ -134,6 +134,6 @@
 // Virtual threads are not preempted and have no time slices (as in Java): a virtual thread that
 // computes without blocking keeps its carrier until it blocks, yields or ends. Go-native blocking
 // holds the carrier (see Pinning). Goroutine identity comes from
-// github.com/petermattis/goid, checked against runtime.Stack at start-up, with a slower fallback
+// github.com/petermattis/goid, checked against [runtime.Stack] at start-up, with a slower fallback
 // if they disagree.
 package loom

@@ -53,27 +53,27 @@ import (
 )
 
 // CompletableFuture is a Future that is completed explicitly (Complete, CompleteExceptionally,
-// Cancel) or by a task (SupplyAsync, CompleteAsync), and from which dependent stages are built
-// (ThenApply, ThenCompose, ThenCombine, ApplyToEither, AllOf, AnyOf, ...), as
-// java.util.concurrent.CompletableFuture. It implements CompletionStage.
+// Cancel) or by a task ([SupplyAsync], CompleteAsync), and from which dependent stages are built
+// ([ThenApply], [ThenCompose], [ThenCombine], [ApplyToEither], [AllOf], [AnyOf], ...), as
+// java.util.concurrent.CompletableFuture. It implements [CompletionStage].
 //
-// Which thread runs a dependent action is Java's rule. A non-async action (ThenApply,
+// Which thread runs a dependent action is Java's rule. A non-async action ([ThenApply],
 // WhenComplete, ...) runs on the thread that completes the stage it depends on, or on the caller
 // if that stage is complete already; the dependents of one stage run last-registered first, in
-// the order Java's stack of completions gives them. An async action (ThenApplyAsync, ...) runs
+// the order Java's stack of completions gives them. An async action ([ThenApplyAsync], ...) runs
 // on the executor given (the *AsyncOn variants) or on the default executor, DefaultExecutor: a
 // new virtual thread per action. An action never runs if its stage was completed (or cancelled)
 // by other means first. If the executor refuses the action, the stage fails with the executor's
-// error (wrapping ErrRejected), as Java's fails with the RejectedExecutionException.
+// error (wrapping [ErrRejected]), as Java's fails with the RejectedExecutionException.
 //
-// A failure (an error, a panic as *PanicError, ErrGoexit, ErrCancelled) propagates through
+// A failure (an error, a panic as *PanicError, [ErrGoexit], [ErrCancelled]) propagates through
 // dependent stages unchanged, which then are Failed (not Cancelled, as in Java); Get returns it
 // wrapped in an *ExecutionError (Java's ExecutionException; Java's join and getNow wrap it in a
 // CompletionException, which is the same *ExecutionError here). A task or action that calls
-// runtime.Goexit fails its stage with ErrGoexit (the goroutine goes on exiting, after running what
+// [runtime.Goexit] fails its stage with [ErrGoexit] (the goroutine goes on exiting, after running what
 // depends on that stage), so nothing waits forever.
 //
-// Make one with NewCompletableFuture, CompletedFuture, FailedFuture, SupplyAsync or RunAsync; it
+// Make one with [NewCompletableFuture], [CompletedFuture], [FailedFuture], [SupplyAsync] or [RunAsync]; it
 // must not be copied.
 type CompletableFuture[T any] struct {
 	_ noCopy
@@ -170,7 +170,7 @@ func (p *postCompleter) run() {
 	}
 }
 
-// NewCompletableFuture returns an incomplete future. It ports new CompletableFuture<>() (and
+// NewCompletableFuture returns an incomplete future. It ports new [CompletableFuture]<>() (and
 // newIncompleteFuture, which only subclasses need in Java).
 func NewCompletableFuture[T any]() *CompletableFuture[T] { return &CompletableFuture[T]{} }
 
@@ -187,9 +187,9 @@ func CompletedFuture[T any](v T) *CompletableFuture[T] {
 	return completed(outcome[T]{v: v, st: stNormal})
 }
 
-// FailedFuture returns a future already failed with err (cancelled, if err is ErrCancelled, as
+// FailedFuture returns a future already failed with err (cancelled, if err is [ErrCancelled], as
 // Java's failedFuture(new CancellationException())). It ports CompletableFuture.failedFuture. A
-// nil err panics with an error wrapping thread.ErrNilArgument.
+// nil err panics with an error wrapping [thread.ErrNilArgument].
 func FailedFuture[T any](err error) *CompletableFuture[T] {
 	if err == nil {
 		panic(nilArg("error"))
@@ -242,8 +242,8 @@ func (c *CompletableFuture[T]) Complete(v T) bool {
 
 // CompleteExceptionally fails the future with err if it is not already complete, and reports
 // whether this call completed it; the dependents then run on the calling thread. Failing it with
-// ErrCancelled (or an error wrapping it) cancels it, as Java's completeExceptionally with a
-// CancellationException. A nil err panics with an error wrapping thread.ErrNilArgument. It ports
+// [ErrCancelled] (or an error wrapping it) cancels it, as Java's completeExceptionally with a
+// CancellationException. A nil err panics with an error wrapping [thread.ErrNilArgument]. It ports
 // CompletableFuture.completeExceptionally.
 func (c *CompletableFuture[T]) CompleteExceptionally(err error) bool {
 	if err == nil {
@@ -254,9 +254,9 @@ func (c *CompletableFuture[T]) CompleteExceptionally(err error) bool {
 	return ok
 }
 
-// Cancel cancels the future (it fails with ErrCancelled) if it is not already complete, and
+// Cancel cancels the future (it fails with [ErrCancelled]) if it is not already complete, and
 // reports whether it is cancelled now: true also for a future that was cancelled before, as
-// Java's cancel returns. mayInterruptIfRunning has no effect, as in Java (a CompletableFuture
+// Java's cancel returns. mayInterruptIfRunning has no effect, as in Java (a [CompletableFuture]
 // does not know what computes it). It ports CompletableFuture.cancel.
 func (c *CompletableFuture[T]) Cancel(mayInterruptIfRunning bool) bool {
 	deps, ok := c.settle(outcome[T]{err: ErrCancelled, st: stCancelled})
@@ -273,8 +273,8 @@ func (c *CompletableFuture[T]) ObtrudeValue(v T) {
 }
 
 // ObtrudeException sets the outcome to the failure err whether or not the future is complete
-// (cancelled, if err is ErrCancelled); see ObtrudeValue. A nil err panics with an error wrapping
-// thread.ErrNilArgument. It ports CompletableFuture.obtrudeException.
+// (cancelled, if err is [ErrCancelled]); see ObtrudeValue. A nil err panics with an error wrapping
+// [thread.ErrNilArgument]. It ports CompletableFuture.obtrudeException.
 func (c *CompletableFuture[T]) ObtrudeException(err error) {
 	if err == nil {
 		panic(nilArg("error"))
@@ -415,7 +415,7 @@ func (c *CompletableFuture[T]) IsCompletedExceptionally() bool {
 	return o != nil && o.err != nil
 }
 
-// State returns the state of the future; see Future.State.
+// State returns the state of the future; see [Future.State].
 func (c *CompletableFuture[T]) State() FutureState {
 	o := c.load()
 	switch {
@@ -430,10 +430,10 @@ func (c *CompletableFuture[T]) State() FutureState {
 	}
 }
 
-// Get waits for the outcome; see Future.Get.
+// Get waits for the outcome; see [Future.Get].
 func (c *CompletableFuture[T]) Get() (T, error) { return c.wait(-1, true) }
 
-// GetTimeout waits at most d for the outcome; see Future.GetTimeout.
+// GetTimeout waits at most d for the outcome; see [Future.GetTimeout].
 func (c *CompletableFuture[T]) GetTimeout(d time.Duration) (T, error) {
 	if d < 0 {
 		d = 0
@@ -442,7 +442,7 @@ func (c *CompletableFuture[T]) GetTimeout(d time.Duration) (T, error) {
 }
 
 // Join waits for the outcome without being interruptible (an interrupt while it waits stays
-// set), and returns the result or an *ExecutionError (ErrCancelled if cancelled). It ports
+// set), and returns the result or an *ExecutionError ([ErrCancelled] if cancelled). It ports
 // CompletableFuture.join (whose CompletionException is the *ExecutionError here).
 func (c *CompletableFuture[T]) Join() (T, error) { return c.wait(-1, false) }
 
@@ -522,7 +522,7 @@ func (c *CompletableFuture[T]) removeWaiter(me *thread.Thread) {
 	c.mu.Unlock()
 }
 
-// ResultNow returns the result of a successful future; see Future.ResultNow.
+// ResultNow returns the result of a successful future; see [Future.ResultNow].
 func (c *CompletableFuture[T]) ResultNow() T {
 	if o := c.load(); o != nil {
 		return resultNow(o.st, &o.v)
@@ -530,7 +530,7 @@ func (c *CompletableFuture[T]) ResultNow() T {
 	return resultNow[T](stNew, nil)
 }
 
-// ExceptionNow returns the cause of a failed future; see Future.ExceptionNow.
+// ExceptionNow returns the cause of a failed future; see [Future.ExceptionNow].
 func (c *CompletableFuture[T]) ExceptionNow() error {
 	if o := c.load(); o != nil {
 		return exceptionNow(o.st, &o.err)
@@ -581,8 +581,8 @@ func (d *CompletableFuture[T]) relayFrom(src *CompletableFuture[T]) *completion 
 // view MinimalCompletionStage returns it gives a new future that completes as the view does.
 func (c *CompletableFuture[T]) ToCompletableFuture() *CompletableFuture[T] { return c }
 
-// DefaultExecutor returns the executor of the async methods given none (ThenApplyAsync,
-// SupplyAsync, ...): one new virtual thread per task. Java's is the common ForkJoinPool; see the
+// DefaultExecutor returns the executor of the async methods given none ([ThenApplyAsync],
+// [SupplyAsync], ...): one new virtual thread per task. Java's is the common ForkJoinPool; see the
 // package documentation for why loom's is not. It ports CompletableFuture.defaultExecutor, which
 // only subclasses override in Java.
 func (c *CompletableFuture[T]) DefaultExecutor() Executor { return defaultAsync }

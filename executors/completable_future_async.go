@@ -55,14 +55,14 @@ func execute(ex Executor, task func(), onGoexit func()) error {
 }
 
 // SupplyAsync runs task on the default executor (a new virtual thread) and returns a future of
-// its outcome. A nil task panics with an error wrapping thread.ErrNilArgument. It ports
+// its outcome. A nil task panics with an error wrapping [thread.ErrNilArgument]. It ports
 // CompletableFuture.supplyAsync(Supplier), with a virtual thread per task in the place of the
 // common ForkJoinPool (see DefaultExecutor).
 func SupplyAsync[T any](task func() (T, error)) *CompletableFuture[T] {
 	return supplyAsync(defaultAsync, task)
 }
 
-// SupplyAsyncOn is SupplyAsync running task on ex. If ex refuses it, the future fails with ex's
+// SupplyAsyncOn is [SupplyAsync] running task on ex. If ex refuses it, the future fails with ex's
 // error (Java's supplyAsync throws the RejectedExecutionException instead). It ports
 // CompletableFuture.supplyAsync(Supplier, Executor).
 func SupplyAsyncOn[T any](ex Executor, task func() (T, error)) *CompletableFuture[T] {
@@ -84,7 +84,7 @@ func RunAsync(task func()) *CompletableFuture[struct{}] {
 	return supplyAsync(defaultAsync, asTask(task))
 }
 
-// RunAsyncOn is RunAsync running task on ex; see SupplyAsyncOn. It ports
+// RunAsyncOn is [RunAsync] running task on ex; see [SupplyAsyncOn]. It ports
 // CompletableFuture.runAsync(Runnable, Executor).
 func RunAsyncOn(ex Executor, task func()) *CompletableFuture[struct{}] {
 	return supplyAsync(screen(ex), asTask(task))
@@ -100,7 +100,7 @@ func asTask(task func()) func() (struct{}, error) {
 
 // CompleteAsync completes c with the outcome of task, run on the default executor (a new
 // virtual thread), unless c is complete by then, and returns c. A nil task panics with an error
-// wrapping thread.ErrNilArgument. It ports CompletableFuture.completeAsync(Supplier) (Java 9).
+// wrapping [thread.ErrNilArgument]. It ports CompletableFuture.completeAsync(Supplier) (Java 9).
 func (c *CompletableFuture[T]) CompleteAsync(task func() (T, error)) *CompletableFuture[T] {
 	return c.completeAsync(defaultAsync, task)
 }

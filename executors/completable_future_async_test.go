@@ -132,7 +132,7 @@ func TestInterruptLeftOnTheDelaySchedulerThread(t *testing.T) {
 		t.Fatalf("Get = %v", err)
 	}
 	g := executors.NewCompletableFuture[int]().OrTimeout(time.Hour)
-	deadline := time.Now().Add(tenSeconds)
+	deadline := time.Now().Add(tckLongDelay)
 	for {
 		th := executors.DelaySchedulerThread()
 		if th != nil && th.State() == thread.TimedWaiting && !th.IsInterrupted() {
@@ -154,7 +154,7 @@ func TestGoexitOnTheDelaySchedulerThread(t *testing.T) {
 	later := executors.NewCompletableFuture[int]().CompleteOnTimeout(2, 50*time.Millisecond)
 	exiting := f.WhenComplete(func(int, error) { runtimeGoexit() })
 	sibling := f.Exceptionally(func(error) (int, error) { return 1, nil })
-	within(t, tenSeconds, "stages after a Goexit on the delay scheduler", func() {
+	within(t, tckLongDelay, "stages after a Goexit on the delay scheduler", func() {
 		if _, err := exiting.Get(); !errors.Is(err, executors.ErrTimeout) || !errors.Is(exiting.Suppressed(), executors.ErrGoexit) {
 			t.Errorf("exiting stage: %v, suppressed %v", err, exiting.Suppressed())
 		}
@@ -245,7 +245,7 @@ func TestGoexitInAsyncActionFailsItsStage(t *testing.T) {
 			})
 		}
 		src.Complete(1)
-		within(t, tenSeconds, "async stages after a Goexit", func() {
+		within(t, tckLongDelay, "async stages after a Goexit", func() {
 			for name, s := range stages {
 				if _, err := s.Get(); !errors.Is(err, executors.ErrGoexit) {
 					t.Errorf("%s: %v, want ErrGoexit", name, err)
@@ -334,11 +334,11 @@ func TestStressEitherAndBothRaceTheirSources(t *testing.T) {
 		close(start)
 		wg.Wait()
 		for i := range n {
-			v, err := either[i].GetTimeout(tenSeconds)
+			v, err := either[i].GetTimeout(tckLongDelay)
 			if err != nil || v != 1 && v != 2 {
 				t.Fatalf("seed %d, either %d (mode %d) = %v, %v", seed, i, modes[i], v, err)
 			}
-			if s, err := both[i].GetTimeout(tenSeconds); s != 3 || err != nil {
+			if s, err := both[i].GetTimeout(tckLongDelay); s != 3 || err != nil {
 				t.Fatalf("seed %d, both %d = %v, %v", seed, i, s, err)
 			}
 			if eitherRuns[i].Load() != 1 || bothRuns[i].Load() != 1 {
@@ -380,7 +380,7 @@ func TestStressEitherActionRunsOnceWhenBothSourcesFire(t *testing.T) {
 		close(start)
 		wg.Wait()
 		for i, s := range stages {
-			if v, err := s.GetTimeout(tenSeconds); v != 1 || err != nil || runs[i].Load() != 1 {
+			if v, err := s.GetTimeout(tckLongDelay); v != 1 || err != nil || runs[i].Load() != 1 {
 				t.Fatalf("seed %d, stage %d = %v, %v; its action ran %d times", seed, i, v, err, runs[i].Load())
 			}
 		}

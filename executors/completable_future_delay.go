@@ -173,11 +173,11 @@ func (c *CompletableFuture[T]) afterDelay(d time.Duration, fire func()) {
 	c.push(&completion{fire: func() *completion { delayer.cancel(t); return nil }})
 }
 
-// OrTimeout fails c with ErrTimeout if it is not complete within d, and returns c. The timeout
+// OrTimeout fails c with [ErrTimeout] if it is not complete within d, and returns c. The timeout
 // fires on the delay scheduler's thread (named "CompletableFutureDelayScheduler"), which then runs c's
 // dependents; if c completes first, the timeout is withdrawn. d <= 0 fails c at once (on that
-// thread); a d that saturates (math.MaxInt64) never fires. Get then returns an *ExecutionError
-// whose cause is ErrTimeout (Java's ExecutionException caused by the TimeoutException). It
+// thread); a d that saturates ([math.MaxInt64]) never fires. Get then returns an *ExecutionError
+// whose cause is [ErrTimeout] (Java's ExecutionException caused by the TimeoutException). It
 // ports CompletableFuture.orTimeout (Java 9).
 func (c *CompletableFuture[T]) OrTimeout(d time.Duration) *CompletableFuture[T] {
 	c.afterDelay(d, func() {
@@ -196,19 +196,19 @@ func (c *CompletableFuture[T]) CompleteOnTimeout(v T, d time.Duration) *Completa
 }
 
 // DelayedExecutor returns an executor that hands each task to the default executor (a new
-// virtual thread per task) delay after Execute is called. See DelayedExecutorOn. It ports
+// virtual thread per task) delay after Execute is called. See [DelayedExecutorOn]. It ports
 // CompletableFuture.delayedExecutor(delay, unit) (Java 9).
 func DelayedExecutor(delay time.Duration) Executor {
 	return &delayedExecutor{delay: delay, ex: defaultAsync}
 }
 
 // DelayedExecutorOn returns an executor that hands each task to ex delay after Execute is called
-// (at once if delay <= 0; never if it saturates, math.MaxInt64). The hand-off is made by the
+// (at once if delay <= 0; never if it saturates, [math.MaxInt64]). The hand-off is made by the
 // delay scheduler's thread; Execute itself never fails. A task ex refuses then is dropped, as in
-// Java; but a stage run through the delayed executor (SupplyAsyncOn, ThenApplyAsyncOn, ...)
+// Java; but a stage run through the delayed executor ([SupplyAsyncOn], [ThenApplyAsyncOn], ...)
 // fails with ex's error instead of waiting forever, and a stage completed before its delay has
 // passed (cancelled, say) withdraws its hand-off. A nil ex panics with an error wrapping
-// thread.ErrNilArgument. It ports CompletableFuture.delayedExecutor(delay, unit, executor).
+// [thread.ErrNilArgument]. It ports CompletableFuture.delayedExecutor(delay, unit, executor).
 func DelayedExecutorOn(ex Executor, delay time.Duration) Executor {
 	return &delayedExecutor{delay: delay, ex: screen(ex)}
 }

@@ -47,7 +47,7 @@ func ExampleCompletableFuture_OrTimeout() {
 	v, err := slowCall().CompleteOnTimeout("cached", 50*time.Millisecond).Join()
 	fmt.Println(v, err)
 	// Output:
-	// executors: task failed: executors: timed out true
+	// executors: task failed: thread: timed out true
 	// cached <nil>
 }
 

@@ -24,9 +24,9 @@ type item struct{ Value int }
 func itemFor(i int) *item { return &item{i} }
 
 var (
-	zero, one, two, three = itemFor(0), itemFor(1), itemFor(2), itemFor(3)
-	four, fortytwo        = itemFor(4), itemFor(42)
-	minusOne, ninetynine  = itemFor(-1), itemFor(99)
+	one, two, three      = itemFor(1), itemFor(2), itemFor(3)
+	four, fortytwo       = itemFor(4), itemFor(42)
+	minusOne, ninetynine = itemFor(-1), itemFor(99)
 )
 
 // values are the TCK's `for (Item v1 : new Item[] { one, null })`.
@@ -522,21 +522,6 @@ func checkCompletedWithWrappedCancellation[T any](t *testing.T, f *executors.Com
 	}
 }
 
-// joinOrFail is the TCK's "unspecified behavior" check for a stage of two complete sources: it
-// completed either with want (and the action saw check's value) or failed as checkFailed says.
-func joinOrFail[T any](c *tck, f *executors.CompletableFuture[T], want T, ok func(), failed func()) {
-	c.Helper()
-	v, err := f.GetTimeout(10 * time.Second)
-	if err == nil {
-		if !cmp.Equal(v, want) {
-			c.Errorf("join = %v, want %v", v, want)
-		}
-		ok()
-		return
-	}
-	failed()
-}
-
 // sourceFailure is one of the TCK's ways for a source to fail: with an exception, or cancelled
 // (either way of mayInterruptIfRunning, which has no effect).
 type sourceFailure struct {
@@ -579,7 +564,7 @@ func probeItem(c *tck, h *cf) stageProbe {
 		normal:     func(want *item) { c.Helper(); checkCompletedNormally(c.T, h, want) },
 		failedAs:   func(sf sourceFailure) { c.Helper(); sf.checkItem(c.T, h) },
 		failedBy:   func(a *action) { c.Helper(); failedWith(c, h, a) },
-		wait:       func() (*item, error) { return h.GetTimeout(tenSeconds) },
+		wait:       func() (*item, error) { return h.GetTimeout(tckLongDelay) },
 	}
 }
 
@@ -589,7 +574,7 @@ func probeVoid(c *tck, h *cfVoid) stageProbe {
 		normal:     func(*item) { c.Helper(); checkCompletedNormally(c.T, h, void) },
 		failedAs:   func(sf sourceFailure) { c.Helper(); sf.checkVoid(c.T, h) },
 		failedBy:   func(a *action) { c.Helper(); failedWith(c, h, a) },
-		wait:       func() (*item, error) { _, err := h.GetTimeout(tenSeconds); return nil, err },
+		wait:       func() (*item, error) { _, err := h.GetTimeout(tckLongDelay); return nil, err },
 	}
 }
 

@@ -52,19 +52,19 @@ func stageOf[T any](s CompletionStage[T]) *CompletableFuture[T] {
 
 // ThenApply returns a stage that completes with fn applied to f's result, or fails as f does
 // (without calling fn). fn runs on the thread that completes f, or on the caller if f is
-// complete. A nil f or fn panics with an error wrapping thread.ErrNilArgument, as do nil
+// complete. A nil f or fn panics with an error wrapping [thread.ErrNilArgument], as do nil
 // arguments of every stage method. It ports CompletionStage.thenApply.
 func ThenApply[T, U any](f CompletionStage[T], fn func(T) (U, error)) *CompletableFuture[U] {
 	return thenApply(stageOf(f), nil, fn)
 }
 
-// ThenApplyAsync is ThenApply with fn run on the default executor (a new virtual thread). It
+// ThenApplyAsync is [ThenApply] with fn run on the default executor (a new virtual thread). It
 // ports CompletionStage.thenApplyAsync(fn).
 func ThenApplyAsync[T, U any](f CompletionStage[T], fn func(T) (U, error)) *CompletableFuture[U] {
 	return thenApply(stageOf(f), defaultAsync, fn)
 }
 
-// ThenApplyAsyncOn is ThenApply with fn run on ex; if ex refuses it, the stage fails with ex's
+// ThenApplyAsyncOn is [ThenApply] with fn run on ex; if ex refuses it, the stage fails with ex's
 // error. It ports CompletionStage.thenApplyAsync(fn, executor).
 func ThenApplyAsyncOn[T, U any](f CompletionStage[T], ex Executor, fn func(T) (U, error)) *CompletableFuture[U] {
 	return thenApply(stageOf(f), screen(ex), fn)
@@ -135,19 +135,19 @@ func (c *CompletableFuture[T]) ThenRunAsyncOn(ex Executor, fn func()) *Completab
 }
 
 // ThenCompose returns a stage that completes as the future fn returns for f's result (fn returning
-// nil fails it with an error wrapping thread.ErrNilArgument), or fails as f does. It ports
+// nil fails it with an error wrapping [thread.ErrNilArgument]), or fails as f does. It ports
 // CompletionStage.thenCompose.
 func ThenCompose[T, U any](f CompletionStage[T], fn func(T) *CompletableFuture[U]) *CompletableFuture[U] {
 	return thenCompose(stageOf(f), nil, fn)
 }
 
-// ThenComposeAsync is ThenCompose with fn run on the default executor. It ports
+// ThenComposeAsync is [ThenCompose] with fn run on the default executor. It ports
 // thenComposeAsync(fn).
 func ThenComposeAsync[T, U any](f CompletionStage[T], fn func(T) *CompletableFuture[U]) *CompletableFuture[U] {
 	return thenCompose(stageOf(f), defaultAsync, fn)
 }
 
-// ThenComposeAsyncOn is ThenCompose with fn run on ex. It ports thenComposeAsync(fn, executor).
+// ThenComposeAsyncOn is [ThenCompose] with fn run on ex. It ports thenComposeAsync(fn, executor).
 func ThenComposeAsyncOn[T, U any](f CompletionStage[T], ex Executor, fn func(T) *CompletableFuture[U]) *CompletableFuture[U] {
 	return thenCompose(stageOf(f), screen(ex), fn)
 }
@@ -223,8 +223,8 @@ func handle[T, U any](f *CompletableFuture[T], ex Executor, fn func(T, error) (U
 }
 
 // WhenComplete returns a stage with c's outcome that runs fn with it first (result and failure,
-// one of them zero). If fn panics (or calls runtime.Goexit), the stage fails with the panic as a
-// *PanicError (or ErrGoexit) when c succeeded; when c failed, the stage keeps c's failure, as
+// one of them zero). If fn panics (or calls [runtime.Goexit]), the stage fails with the panic as a
+// *PanicError (or [ErrGoexit]) when c succeeded; when c failed, the stage keeps c's failure, as
 // Java does, and the panic is kept as its Suppressed error (Java adds it to the exception with
 // addSuppressed). It ports CompletionStage.whenComplete.
 func (c *CompletableFuture[T]) WhenComplete(fn func(T, error)) *CompletableFuture[T] {
@@ -400,13 +400,13 @@ func ThenCombine[T, U, V any](a CompletionStage[T], b CompletionStage[U], fn fun
 	return thenCombine(stageOf(a), stageOf(b), nil, fn)
 }
 
-// ThenCombineAsync is ThenCombine with fn run on the default executor. It ports
+// ThenCombineAsync is [ThenCombine] with fn run on the default executor. It ports
 // thenCombineAsync(other, fn).
 func ThenCombineAsync[T, U, V any](a CompletionStage[T], b CompletionStage[U], fn func(T, U) (V, error)) *CompletableFuture[V] {
 	return thenCombine(stageOf(a), stageOf(b), defaultAsync, fn)
 }
 
-// ThenCombineAsyncOn is ThenCombine with fn run on ex. It ports thenCombineAsync(other, fn,
+// ThenCombineAsyncOn is [ThenCombine] with fn run on ex. It ports thenCombineAsync(other, fn,
 // executor).
 func ThenCombineAsyncOn[T, U, V any](a CompletionStage[T], b CompletionStage[U], ex Executor, fn func(T, U) (V, error)) *CompletableFuture[V] {
 	return thenCombine(stageOf(a), stageOf(b), screen(ex), fn)
@@ -420,19 +420,19 @@ func thenCombine[T, U, V any](a *CompletableFuture[T], b *CompletableFuture[U], 
 }
 
 // ThenAcceptBoth returns a stage that runs fn with the results of a and b once both have
-// completed, and completes with struct{}{}; it fails as ThenCombine's does. It ports
+// completed, and completes with struct{}{}; it fails as [ThenCombine]'s does. It ports
 // CompletionStage.thenAcceptBoth.
 func ThenAcceptBoth[T, U any](a CompletionStage[T], b CompletionStage[U], fn func(T, U)) *CompletableFuture[struct{}] {
 	return thenAcceptBoth(stageOf(a), stageOf(b), nil, fn)
 }
 
-// ThenAcceptBothAsync is ThenAcceptBoth with fn run on the default executor. It ports
+// ThenAcceptBothAsync is [ThenAcceptBoth] with fn run on the default executor. It ports
 // thenAcceptBothAsync(other, action).
 func ThenAcceptBothAsync[T, U any](a CompletionStage[T], b CompletionStage[U], fn func(T, U)) *CompletableFuture[struct{}] {
 	return thenAcceptBoth(stageOf(a), stageOf(b), defaultAsync, fn)
 }
 
-// ThenAcceptBothAsyncOn is ThenAcceptBoth with fn run on ex. It ports
+// ThenAcceptBothAsyncOn is [ThenAcceptBoth] with fn run on ex. It ports
 // thenAcceptBothAsync(other, action, executor).
 func ThenAcceptBothAsyncOn[T, U any](a CompletionStage[T], b CompletionStage[U], ex Executor, fn func(T, U)) *CompletableFuture[struct{}] {
 	return thenAcceptBoth(stageOf(a), stageOf(b), screen(ex), fn)
@@ -446,7 +446,7 @@ func thenAcceptBoth[T, U any](a *CompletableFuture[T], b *CompletableFuture[U], 
 }
 
 // RunAfterBoth returns a stage that runs fn once c and other (a stage of any result type) have
-// both completed successfully, and completes with struct{}{}; it fails as ThenCombine's does. It
+// both completed successfully, and completes with struct{}{}; it fails as [ThenCombine]'s does. It
 // ports CompletionStage.runAfterBoth.
 func (c *CompletableFuture[T]) RunAfterBoth(other Completion, fn func()) *CompletableFuture[struct{}] {
 	return runAfterBoth(c, other, nil, fn)
@@ -519,13 +519,13 @@ func ApplyToEither[T, U any](a, b CompletionStage[T], fn func(T) (U, error)) *Co
 	return applyToEither(stageOf(a), stageOf(b), nil, fn)
 }
 
-// ApplyToEitherAsync is ApplyToEither with fn run on the default executor. It ports
+// ApplyToEitherAsync is [ApplyToEither] with fn run on the default executor. It ports
 // applyToEitherAsync(other, fn).
 func ApplyToEitherAsync[T, U any](a, b CompletionStage[T], fn func(T) (U, error)) *CompletableFuture[U] {
 	return applyToEither(stageOf(a), stageOf(b), defaultAsync, fn)
 }
 
-// ApplyToEitherAsyncOn is ApplyToEither with fn run on ex. It ports applyToEitherAsync(other,
+// ApplyToEitherAsyncOn is [ApplyToEither] with fn run on ex. It ports applyToEitherAsync(other,
 // fn, executor).
 func ApplyToEitherAsyncOn[T, U any](a, b CompletionStage[T], ex Executor, fn func(T) (U, error)) *CompletableFuture[U] {
 	return applyToEither(stageOf(a), stageOf(b), screen(ex), fn)
@@ -539,7 +539,7 @@ func applyToEither[T, U any](a, b *CompletableFuture[T], ex Executor, fn func(T)
 }
 
 // AcceptEither returns a stage that runs fn with the result of whichever of c and other completes
-// first, and completes with struct{}{}; it fails as ApplyToEither's does. It ports
+// first, and completes with struct{}{}; it fails as [ApplyToEither]'s does. It ports
 // CompletionStage.acceptEither.
 func (c *CompletableFuture[T]) AcceptEither(other CompletionStage[T], fn func(T)) *CompletableFuture[struct{}] {
 	return applyToEither(c, stageOf(other), nil, accept(fn))
@@ -558,7 +558,7 @@ func (c *CompletableFuture[T]) AcceptEitherAsyncOn(other CompletionStage[T], ex 
 }
 
 // RunAfterEither returns a stage that runs fn once either c or other (a stage of any result type)
-// has completed successfully, and completes with struct{}{}; it fails as ApplyToEither's does.
+// has completed successfully, and completes with struct{}{}; it fails as [ApplyToEither]'s does.
 // It ports CompletionStage.runAfterEither.
 func (c *CompletableFuture[T]) RunAfterEither(other Completion, fn func()) *CompletableFuture[struct{}] {
 	return runAfterEither(c, other, nil, fn)
@@ -585,7 +585,7 @@ func runAfterEither(a, b Completion, ex Executor, fn func()) *CompletableFuture[
 
 // AllOf returns a future that completes when all of fs have completed: with struct{}{} if all
 // succeeded, else failing with the failure of the first of fs that failed. With no fs it is
-// complete at once. A nil element panics with an error wrapping thread.ErrNilArgument. It ports
+// complete at once. A nil element panics with an error wrapping [thread.ErrNilArgument]. It ports
 // CompletableFuture.allOf.
 func AllOf(fs ...Completion) *CompletableFuture[struct{}] {
 	for _, f := range fs {
@@ -616,7 +616,7 @@ func AllOf(fs ...Completion) *CompletableFuture[struct{}] {
 
 // AnyOf returns a future that completes as the first of fs to complete does: with its result (as
 // any) or its failure. With no fs it never completes. A nil element panics with an error wrapping
-// thread.ErrNilArgument. It ports CompletableFuture.anyOf.
+// [thread.ErrNilArgument]. It ports CompletableFuture.anyOf.
 func AnyOf(fs ...Completion) *CompletableFuture[any] {
 	for _, f := range fs {
 		checked(f)

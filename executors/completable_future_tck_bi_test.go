@@ -3,7 +3,6 @@ package executors_test
 import (
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -448,8 +447,6 @@ func TestCompletableFutureTest_testAcceptEither_actionFailed(t *testing.T) {
 func TestCompletableFutureTest_testRunAfterEither_actionFailed(t *testing.T) {
 	runTCK(t, func(c *tck) { eitherActionFailed(c, runAfterEitherKind) })
 }
-
-const tenSeconds = 10 * time.Second
 
 // sourceFailureIs reports whether err, from a dependent's Get, is the failure sf gave a source.
 func sourceFailureIs(err error, sf sourceFailure) bool {

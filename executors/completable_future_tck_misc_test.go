@@ -693,13 +693,13 @@ func TestCompletableFutureTest_testOrTimeout_completed(t *testing.T) {
 		f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 		start := time.Now()
 		f.Complete(v1)
-		if f.OrTimeout(tenSeconds) != f || g.OrTimeout(tenSeconds) != g {
+		if f.OrTimeout(tckLongDelay) != f || g.OrTimeout(tckLongDelay) != g {
 			t.Error("OrTimeout did not return its future")
 		}
 		g.Complete(v1)
 		checkCompletedNormally(t, f, v1)
 		checkCompletedNormally(t, g, v1)
-		if elapsed := time.Since(start); elapsed > tenSeconds/2 {
+		if elapsed := time.Since(start); elapsed > tckLongDelay/2 {
 			t.Errorf("took %v", elapsed)
 		}
 	}
@@ -729,13 +729,13 @@ func TestCompletableFutureTest_testCompleteOnTimeout_completed(t *testing.T) {
 		f, g := executors.NewCompletableFuture[*item](), executors.NewCompletableFuture[*item]()
 		start := time.Now()
 		f.Complete(v1)
-		if f.CompleteOnTimeout(minusOne, tenSeconds) != f || g.CompleteOnTimeout(minusOne, tenSeconds) != g {
+		if f.CompleteOnTimeout(minusOne, tckLongDelay) != f || g.CompleteOnTimeout(minusOne, tckLongDelay) != g {
 			t.Error("CompleteOnTimeout did not return its future")
 		}
 		g.Complete(v1)
 		checkCompletedNormally(t, f, v1)
 		checkCompletedNormally(t, g, v1)
-		if elapsed := time.Since(start); elapsed > tenSeconds/2 {
+		if elapsed := time.Since(start); elapsed > tckLongDelay/2 {
 			t.Errorf("took %v", elapsed)
 		}
 	}
@@ -763,10 +763,10 @@ func TestCompletableFutureTest_testDelayedExecutor(t *testing.T) {
 				if x, err := g.GetNow(nil); x != nil || err != nil {
 					c.Errorf("GetNow = %v, %v", x, err)
 				}
-				if x, err := f.GetTimeout(tenSeconds); x != v || err != nil {
+				if x, err := f.GetTimeout(tckLongDelay); x != v || err != nil {
 					c.Errorf("Get = %v, %v", x, err)
 				}
-				if elapsed := time.Since(start); elapsed < timeoutDelay || elapsed > tenSeconds/2 {
+				if elapsed := time.Since(start); elapsed < timeoutDelay || elapsed > tckLongDelay/2 {
 					c.Errorf("the delayed task completed after %v, want at least %v", elapsed, timeoutDelay)
 				}
 				checkCompletedNormally(c.T, f, v)
@@ -784,7 +784,7 @@ func TestCompletableFutureTest_testDelayedExecutor(t *testing.T) {
 // scheduled, and it ends delayKeepAlive after its last task.
 func awaitDelaySchedulerIdle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(tenSeconds)
+	deadline := time.Now().Add(tckLongDelay)
 	for !executors.DelaySchedulerIdle() {
 		if time.Now().After(deadline) {
 			t.Fatalf("the delay scheduler still runs, with %d tasks", executors.DelayQueueLen())

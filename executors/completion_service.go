@@ -8,7 +8,7 @@ import (
 
 // ExecutorCompletionService runs tasks on an executor and hands their futures out in the order
 // the tasks complete, as java.util.concurrent.ExecutorCompletionService. Make one with
-// NewExecutorCompletionService; it is safe for concurrent use and must not be copied. As in Java,
+// [NewExecutorCompletionService]; it is safe for concurrent use and must not be copied. As in Java,
 // the completed futures wait in a LinkedBlockingQueue.
 type ExecutorCompletionService[T any] struct {
 	_    noCopy
@@ -17,7 +17,7 @@ type ExecutorCompletionService[T any] struct {
 }
 
 // NewExecutorCompletionService returns a completion service that runs its tasks on es. A nil es
-// panics with an error wrapping thread.ErrNilArgument.
+// panics with an error wrapping [thread.ErrNilArgument].
 func NewExecutorCompletionService[T any](es ExecutorService) *ExecutorCompletionService[T] {
 	if es == nil {
 		panic(nilArg("executor"))
@@ -27,7 +27,7 @@ func NewExecutorCompletionService[T any](es ExecutorService) *ExecutorCompletion
 
 // Submit runs task on the executor; its future is queued for Take when the task completes (or
 // is cancelled). It returns the executor's error if the task is rejected (the future is then
-// never queued). A nil task panics with an error wrapping thread.ErrNilArgument.
+// never queued). A nil task panics with an error wrapping [thread.ErrNilArgument].
 func (c *ExecutorCompletionService[T]) Submit(task func() (T, error)) (Future[T], error) {
 	if task == nil {
 		panic(nilArg("task"))
@@ -43,7 +43,7 @@ func (c *ExecutorCompletionService[T]) Submit(task func() (T, error)) (Future[T]
 func (c *ExecutorCompletionService[T]) add(f Future[T]) { c.done.Offer(f) }
 
 // Take waits for the next completed future and removes it. A virtual thread unmounts while it
-// waits; an interrupt returns thread.ErrInterrupted (clearing the status).
+// waits; an interrupt returns [thread.ErrInterrupted] (clearing the status).
 func (c *ExecutorCompletionService[T]) Take() (Future[T], error) { return c.done.Take() }
 
 // Poll removes and returns the next completed future, if there is one, without waiting.

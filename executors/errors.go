@@ -11,26 +11,32 @@ import (
 var (
 	// ErrRejected is Java's RejectedExecutionException: the executor is shut down, saturated, or
 	// could not start a thread for the task. Errors that wrap it say which executor refused; when
-	// a platform thread could not be created they also wrap thread.ErrThreadLimit.
+	// a platform thread could not be created they also wrap [thread.ErrThreadLimit], and when a
+	// virtual thread's scheduler was closed they also wrap [thread.ErrRejected] (Java's
+	// Thread.start throws the same exception class; loom keeps two values so that the message
+	// says who refused).
 	ErrRejected = errors.New("executors: task rejected")
 	// ErrCancelled is Java's CancellationException: the future was cancelled before it completed.
 	ErrCancelled = errors.New("executors: task was cancelled")
-	// ErrTimeout is Java's TimeoutException: a timed wait on a future (or InvokeAnyTimeout) ran out
+	// ErrTimeout is Java's TimeoutException: a timed wait on a future (or [InvokeAnyTimeout]) ran out
 	// of time. The future is left as it was.
-	ErrTimeout = errors.New("executors: timed out")
+	// It is [thread.ErrTimeout], the one TimeoutException of every loom package (the timed
+	// waits of package locks return it too).
+	ErrTimeout = thread.ErrTimeout
 	// ErrIllegalState is Java's IllegalStateException, raised by a panic from ResultNow and
-	// ExceptionNow when the future is not in the state they need.
-	ErrIllegalState = errors.New("executors: illegal state")
-	// ErrGoexit is the cause recorded when a task or a CompletableFuture action calls
-	// runtime.Goexit instead of returning: its future fails with it, so waiters do not hang. It
-	// is thread.ErrGoexit, shared by every loom package that runs tasks.
+	// ExceptionNow when the future is not in the state they need. It is
+	// [thread.ErrIllegalState], the one IllegalStateException of every loom package.
+	ErrIllegalState = thread.ErrIllegalState
+	// ErrGoexit is the cause recorded when a task or a [CompletableFuture] action calls
+	// [runtime.Goexit] instead of returning: its future fails with it, so waiters do not hang. It
+	// is [thread.ErrGoexit], shared by every loom package that runs tasks.
 	ErrGoexit = thread.ErrGoexit
 )
 
 // ExecutionError is Java's ExecutionException: the task of a future failed. Cause is the error the
 // task returned, or a *PanicError if it panicked. Get returns it as *ExecutionError.
 type ExecutionError struct {
-	Cause error
+	Cause error // what the task returned or the *PanicError of its panic; Java's getCause()
 }
 
 // Error returns "executors: task failed: " and the cause.
@@ -41,11 +47,11 @@ func (e *ExecutionError) Error() string {
 	return "executors: task failed: " + e.Cause.Error()
 }
 
-// Unwrap returns the cause, so errors.Is and errors.As see through an ExecutionError.
+// Unwrap returns the cause, so [errors.Is] and [errors.As] see through an [ExecutionError].
 func (e *ExecutionError) Unwrap() error { return e.Cause }
 
-// PanicError is the cause of an ExecutionError when the task panicked: the panic value and the
-// stack where it was recovered. It is thread.PanicError, shared by every loom package that runs
+// PanicError is the cause of an [ExecutionError] when the task panicked: the panic value and the
+// stack where it was recovered. It is [thread.PanicError], shared by every loom package that runs
 // tasks.
 type PanicError = thread.PanicError
 

@@ -1,13 +1,13 @@
 package executors
 
 // Executor runs tasks: java.util.concurrent.Executor, the one-method interface that
-// CompletableFuture's async methods take. Every ExecutorService is an Executor, and so are the
-// executors DelayedExecutor and CompletableFuture.DefaultExecutor return, a
-// forkjoin.Pool, and an ExecutorFunc.
+// [CompletableFuture]'s async methods take. Every [ExecutorService] is an Executor, and so are the
+// executors [DelayedExecutor] and [CompletableFuture.DefaultExecutor] return, a
+// forkjoin.Pool, and an [ExecutorFunc].
 type Executor interface {
 	// Execute runs task at some time in the future, on a thread the executor chooses, or returns
 	// an error if it cannot take it (the executors of this package return one wrapping
-	// ErrRejected, Java's RejectedExecutionException).
+	// [ErrRejected], Java's RejectedExecutionException).
 	Execute(task func()) error
 }
 

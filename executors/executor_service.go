@@ -9,13 +9,13 @@ import (
 
 // ExecutorService runs tasks asynchronously and manages their end, as
 // java.util.concurrent.ExecutorService. Tasks with a result go through the package functions
-// Submit, SubmitRunnable, InvokeAll and InvokeAny, which wrap them in a FutureTask and call
+// Submit, [SubmitRunnable], [InvokeAll] and [InvokeAny], which wrap them in a [FutureTask] and call
 // Execute. Every ExecutorService in this package is safe for concurrent use.
 type ExecutorService interface {
 	// Execute runs task at some time in the future, on a thread the executor chooses. It returns
-	// an error wrapping ErrRejected if the executor is shut down or cannot take the task (for a
+	// an error wrapping [ErrRejected] if the executor is shut down or cannot take the task (for a
 	// pool, what its rejection policy decides). A nil task panics with an error wrapping
-	// thread.ErrNilArgument. A panic in task is an uncaught exception of the thread that runs it.
+	// [thread.ErrNilArgument]. A panic in task is an uncaught exception of the thread that runs it.
 	Execute(task func()) error
 	// Shutdown starts an orderly shutdown: tasks already submitted run, new ones are rejected. It
 	// does not wait (see AwaitTermination) and does not interrupt running tasks. Calling it again
@@ -29,7 +29,7 @@ type ExecutorService interface {
 	// IsTerminated reports whether the executor is shut down and every task has finished.
 	IsTerminated() bool
 	// AwaitTermination waits until the executor has terminated after a shutdown, or d has
-	// elapsed, and reports whether it has terminated. It returns thread.ErrInterrupted (clearing
+	// elapsed, and reports whether it has terminated. It returns [thread.ErrInterrupted] (clearing
 	// the status) if the calling thread is interrupted while it waits. A virtual thread unmounts
 	// while it waits. d <= 0 only looks.
 	AwaitTermination(d time.Duration) (bool, error)
@@ -40,11 +40,11 @@ type ExecutorService interface {
 }
 
 // Submit submits task for execution and returns a Future of its result. It returns an error
-// wrapping ErrRejected (and a nil Future) if es refuses the task. A nil task panics with an error
-// wrapping thread.ErrNilArgument. It ports ExecutorService.submit(Callable).
+// wrapping [ErrRejected] (and a nil Future) if es refuses the task. A nil task panics with an error
+// wrapping [thread.ErrNilArgument]. It ports ExecutorService.submit(Callable).
 //
-// On a ScheduledThreadPoolExecutor (or a type that embeds one) the future is the scheduled task
-// itself, a ScheduledFuture with no delay, as Java's ScheduledThreadPoolExecutor.submit returns:
+// On a [ScheduledThreadPoolExecutor] (or a type that embeds one) the future is the scheduled task
+// itself, a [ScheduledFuture] with no delay, as Java's ScheduledThreadPoolExecutor.submit returns:
 // cancelling it removes the task (with SetRemoveOnCancelPolicy), and what the pool does to the
 // task (cancelling it at Shutdown, the tasks ShutdownNow returns) settles this future.
 func Submit[T any](es ExecutorService, task func() (T, error)) (Future[T], error) {

@@ -136,7 +136,7 @@ func TestCachedThreadPoolFailsCleanlyAtPlatformThreadLimit(t *testing.T) {
 
 func TestNewSingleThreadExecutorRunsTasksInOrderOnOneThread(t *testing.T) {
 	e := executors.NewSingleThreadExecutor()
-	if _, ok := e.(*executors.ThreadPoolExecutor); ok {
+	if _, ok := executors.ExecutorService(e).(*executors.ThreadPoolExecutor); ok {
 		t.Fatal("single-thread executor exposes its ThreadPoolExecutor")
 	}
 	var order []int
@@ -157,6 +157,56 @@ func TestNewSingleThreadExecutorRunsTasksInOrderOnOneThread(t *testing.T) {
 	threads.Range(func(any, any) bool { n++; return true })
 	if len(order) != 20 || n != 1 {
 		t.Fatalf("%d tasks on %d threads", len(order), n)
+	}
+}
+
+// ExecutorsTest.testNewSingleThreadScheduledExecutor: a callable scheduled on the single-thread
+// scheduled executor runs after its delay and yields its result; and, as
+// testUnconfigurableScheduledExecutorService checks for the wrapper, the executor is not its
+// pool, so it cannot be given more threads.
+func TestExecutorsTest_testNewSingleThreadScheduledExecutor(t *testing.T) {
+	e := executors.NewSingleThreadScheduledExecutor()
+	defer e.Close()
+	if _, ok := executors.ExecutorService(e).(*executors.ScheduledThreadPoolExecutor); ok {
+		t.Fatal("single-thread scheduled executor exposes its ScheduledThreadPoolExecutor")
+	}
+	const delay = 20 * time.Millisecond
+	start := time.Now()
+	f, err := executors.ScheduleCallable(e, func() (bool, error) { return true, nil }, delay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := f.Get(); !v || err != nil {
+		t.Fatalf("Get = %v, %v", v, err)
+	}
+	if el := time.Since(start); el < delay {
+		t.Errorf("ran after %v, before its delay of %v", el, delay)
+	}
+	var runners sync.Map
+	var futs []executors.Future[int]
+	for i := range 10 {
+		fut, err := executors.Submit(e, func() (int, error) { runners.Store(thread.Current(), true); return i, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		futs = append(futs, fut)
+	}
+	for i, fut := range futs {
+		if v, err := fut.Get(); v != i || err != nil {
+			t.Errorf("task %d: Get = %v, %v", i, v, err)
+		}
+	}
+	n := 0
+	runners.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Errorf("tasks ran on %d threads, want 1", n)
+	}
+	e.Shutdown()
+	if _, err := e.Schedule(func() {}, 0); !errors.Is(err, executors.ErrRejected) {
+		t.Errorf("Schedule after Shutdown = %v, want ErrRejected", err)
+	}
+	if ok, err := e.AwaitTermination(10 * time.Second); !ok || err != nil || !e.IsTerminated() {
+		t.Errorf("AwaitTermination = %v, %v; IsTerminated %v", ok, err, e.IsTerminated())
 	}
 }
 

@@ -7,12 +7,12 @@ import "time"
 type Future[T any] interface {
 	// Get waits until the computation completes and returns its result. It returns an
 	// *ExecutionError whose Cause is what the task returned (or a *PanicError) if the task failed,
-	// ErrCancelled if the future was cancelled, and thread.ErrInterrupted (clearing the interrupt
+	// [ErrCancelled] if the future was cancelled, and [thread.ErrInterrupted] (clearing the interrupt
 	// status) if the calling thread is interrupted while it waits; a future that is already done
 	// returns its outcome even to an interrupted caller. A virtual thread unmounts while it waits.
 	// The task's actions happen before Get returns its result.
 	Get() (T, error)
-	// GetTimeout is Get that waits at most d; it returns ErrTimeout when d runs out first (d <= 0
+	// GetTimeout is Get that waits at most d; it returns [ErrTimeout] when d runs out first (d <= 0
 	// only looks), leaving the future unchanged.
 	GetTimeout(d time.Duration) (T, error)
 	// Cancel attempts to cancel the computation. It reports false if the future has already
@@ -27,10 +27,10 @@ type Future[T any] interface {
 	// State returns the state of the future, without waiting.
 	State() FutureState
 	// ResultNow returns the result of a future in state Success, without waiting. It panics with
-	// an error wrapping ErrIllegalState otherwise.
+	// an error wrapping [ErrIllegalState] otherwise.
 	ResultNow() T
 	// ExceptionNow returns the cause of the failure (not an *ExecutionError) of a future in state
-	// Failed, without waiting. It panics with an error wrapping ErrIllegalState otherwise.
+	// Failed, without waiting. It panics with an error wrapping [ErrIllegalState] otherwise.
 	ExceptionNow() error
 }
 

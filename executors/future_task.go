@@ -32,7 +32,7 @@ const (
 // FutureTask is a cancellable computation that you run yourself, as
 // java.util.concurrent.FutureTask: Run computes the task on the calling thread, and every other
 // thread waits for the outcome through the Future methods. Executors wrap submitted tasks in
-// FutureTasks. Make one with NewFutureTask or NewFutureTaskRunnable; a FutureTask must not be
+// FutureTasks. Make one with [NewFutureTask] or [NewFutureTaskRunnable]; a FutureTask must not be
 // copied.
 //
 // Waiting threads park (a virtual thread unmounts) on a Treiber stack of wait nodes that
@@ -64,8 +64,8 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// NewFutureTask returns a FutureTask that will, when run, call task. A nil task panics with an
-// error wrapping thread.ErrNilArgument. It ports new FutureTask(Callable).
+// NewFutureTask returns a [FutureTask] that will, when run, call task. A nil task panics with an
+// error wrapping [thread.ErrNilArgument]. It ports new [FutureTask](Callable).
 func NewFutureTask[T any](task func() (T, error)) *FutureTask[T] {
 	if task == nil {
 		panic(nilArg("task"))
@@ -73,9 +73,9 @@ func NewFutureTask[T any](task func() (T, error)) *FutureTask[T] {
 	return &FutureTask[T]{task: task}
 }
 
-// NewFutureTaskRunnable returns a FutureTask that will, when run, call task and then complete
-// with result. A nil task panics with an error wrapping thread.ErrNilArgument. It ports
-// new FutureTask(Runnable, V).
+// NewFutureTaskRunnable returns a [FutureTask] that will, when run, call task and then complete
+// with result. A nil task panics with an error wrapping [thread.ErrNilArgument]. It ports
+// new [FutureTask](Runnable, V).
 func NewFutureTaskRunnable[T any](task func(), result T) *FutureTask[T] {
 	if task == nil {
 		panic(nilArg("task"))
@@ -85,8 +85,8 @@ func NewFutureTaskRunnable[T any](task func(), result T) *FutureTask[T] {
 
 // Run computes the task on the calling thread and completes the future with its outcome: the
 // result, or a failure if the task returned an error, panicked (the cause is a *PanicError with
-// the value and stack; the panic does not propagate) or called runtime.Goexit (the cause is
-// ErrGoexit, and the goroutine goes on exiting). Run does nothing if the future is already done
+// the value and stack; the panic does not propagate) or called [runtime.Goexit] (the cause is
+// [ErrGoexit], and the goroutine goes on exiting). Run does nothing if the future is already done
 // or another thread is running it. It ports FutureTask.run().
 func (f *FutureTask[T]) Run() {
 	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, thread.Current()) {
@@ -183,7 +183,7 @@ func (f *FutureTask[T]) finishCompletion() {
 	}
 }
 
-// Cancel attempts to cancel the task; see Future.Cancel. With mayInterruptIfRunning the thread
+// Cancel attempts to cancel the task; see [Future.Cancel]. With mayInterruptIfRunning the thread
 // running the task is interrupted. It ports FutureTask.cancel.
 func (f *FutureTask[T]) Cancel(mayInterruptIfRunning bool) bool {
 	next := stCancelled
@@ -209,7 +209,7 @@ func (f *FutureTask[T]) IsDone() bool { return f.state.Load() != stNew }
 // IsCancelled reports whether the task was cancelled before it completed.
 func (f *FutureTask[T]) IsCancelled() bool { return f.state.Load() >= stCancelled }
 
-// Get waits for the outcome; see Future.Get. It ports FutureTask.get().
+// Get waits for the outcome; see [Future.Get]. It ports FutureTask.get().
 func (f *FutureTask[T]) Get() (T, error) {
 	s := f.state.Load()
 	if s <= stCompleting {
@@ -222,7 +222,7 @@ func (f *FutureTask[T]) Get() (T, error) {
 	return f.report(s)
 }
 
-// GetTimeout waits at most d for the outcome; see Future.GetTimeout. It ports
+// GetTimeout waits at most d for the outcome; see [Future.GetTimeout]. It ports
 // FutureTask.get(long, TimeUnit).
 func (f *FutureTask[T]) GetTimeout(d time.Duration) (T, error) {
 	s := f.state.Load()
@@ -372,7 +372,7 @@ func (f *FutureTask[T]) State() FutureState {
 	}
 }
 
-// ResultNow returns the result of a successful future; see Future.ResultNow. The panic messages
+// ResultNow returns the result of a successful future; see [Future.ResultNow]. The panic messages
 // are Java's: "task has not completed", "task completed with exception", "task was cancelled".
 // It ports Future.resultNow().
 func (f *FutureTask[T]) ResultNow() T { return resultNow(f.settled(), &f.result) }
@@ -392,7 +392,7 @@ func resultNow[T any](st int32, v *T) T {
 	}
 }
 
-// ExceptionNow returns the cause of a failed future; see Future.ExceptionNow. The panic messages
+// ExceptionNow returns the cause of a failed future; see [Future.ExceptionNow]. The panic messages
 // are Java's: "task has not completed", "task completed with a result", "task was cancelled". It
 // ports Future.exceptionNow().
 func (f *FutureTask[T]) ExceptionNow() error { return exceptionNow(f.settled(), &f.err) }

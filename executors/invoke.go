@@ -10,14 +10,14 @@ import (
 // InvokeAll runs every task on es and waits until all are done; it returns their futures in
 // task order, each done (a task's failure is in its future, not in the error). If the calling
 // thread is interrupted while it waits, InvokeAll cancels (interrupting) every unfinished task
-// and returns thread.ErrInterrupted, clearing the status. If es rejects a task, the tasks already
+// and returns [thread.ErrInterrupted], clearing the status. If es rejects a task, the tasks already
 // submitted are cancelled and the rejection is returned. A nil task panics with an error wrapping
-// thread.ErrNilArgument; no task is submitted then. It ports ExecutorService.invokeAll.
+// [thread.ErrNilArgument]; no task is submitted then. It ports ExecutorService.invokeAll.
 func InvokeAll[T any](es ExecutorService, tasks []func() (T, error)) ([]Future[T], error) {
 	return invokeAll(es, tasks, -1)
 }
 
-// InvokeAllTimeout is InvokeAll that waits at most d: the tasks unfinished when d runs out are
+// InvokeAllTimeout is [InvokeAll] that waits at most d: the tasks unfinished when d runs out are
 // cancelled (interrupting them) and their futures returned cancelled, with a nil error. It ports
 // ExecutorService.invokeAll(tasks, timeout, unit).
 func InvokeAllTimeout[T any](es ExecutorService, tasks []func() (T, error), d time.Duration) ([]Future[T], error) {
@@ -89,14 +89,14 @@ func invokeAll[T any](es ExecutorService, tasks []func() (T, error), d time.Dura
 // InvokeAny runs the tasks on es and returns the result of one that succeeded (returned no
 // error), cancelling (interrupting) the others once it has. If every task fails, it returns an
 // *ExecutionError with the cause of one of them. If the calling thread is interrupted while it
-// waits, it cancels the tasks and returns thread.ErrInterrupted, clearing the status. An empty
-// tasks panics with an error wrapping thread.ErrIllegalArgument, a nil task with one wrapping
-// thread.ErrNilArgument. It ports ExecutorService.invokeAny.
+// waits, it cancels the tasks and returns [thread.ErrInterrupted], clearing the status. An empty
+// tasks panics with an error wrapping [thread.ErrIllegalArgument], a nil task with one wrapping
+// [thread.ErrNilArgument]. It ports ExecutorService.invokeAny.
 func InvokeAny[T any](es ExecutorService, tasks []func() (T, error)) (T, error) {
 	return invokeAny(es, tasks, -1)
 }
 
-// InvokeAnyTimeout is InvokeAny that waits at most d, returning ErrTimeout (and cancelling the
+// InvokeAnyTimeout is [InvokeAny] that waits at most d, returning [ErrTimeout] (and cancelling the
 // tasks) if no task has succeeded by then. It ports invokeAny(tasks, timeout, unit).
 func InvokeAnyTimeout[T any](es ExecutorService, tasks []func() (T, error), d time.Duration) (T, error) {
 	if d < 0 {

@@ -13,23 +13,23 @@ import (
 	"github.com/loomgo/loom/thread"
 )
 
-// ScheduledExecutorService is an ExecutorService that can run tasks after a delay or
-// periodically, as java.util.concurrent.ScheduledExecutorService. ScheduleCallable is the
+// ScheduledExecutorService is an [ExecutorService] that can run tasks after a delay or
+// periodically, as java.util.concurrent.ScheduledExecutorService. [ScheduleCallable] is the
 // package function for delayed tasks with a result.
 type ScheduledExecutorService interface {
 	ExecutorService
 	// Schedule runs task once after delay (negative delays are zero). The future completes when
-	// the task has run. It returns an error wrapping ErrRejected if the executor is shut down.
+	// the task has run. It returns an error wrapping [ErrRejected] if the executor is shut down.
 	Schedule(task func(), delay time.Duration) (ScheduledFuture[struct{}], error)
 	// ScheduleAtFixedRate runs task after initialDelay, then every period measured from the
 	// scheduled start of each run (runs never overlap: a late run starts the next at once). It
 	// repeats until the future is cancelled, the executor shuts down, or a run fails (panics):
 	// the future then fails with that cause. It never completes normally. period <= 0 panics
-	// with an error wrapping thread.ErrIllegalArgument.
+	// with an error wrapping [thread.ErrIllegalArgument].
 	ScheduleAtFixedRate(task func(), initialDelay, period time.Duration) (ScheduledFuture[struct{}], error)
 	// ScheduleWithFixedDelay is ScheduleAtFixedRate with delay measured from the end of each run
 	// to the start of the next. delay <= 0 panics with an error wrapping
-	// thread.ErrIllegalArgument.
+	// [thread.ErrIllegalArgument].
 	ScheduleWithFixedDelay(task func(), initialDelay, delay time.Duration) (ScheduledFuture[struct{}], error)
 }
 
@@ -126,9 +126,9 @@ func (s *scheduledTask[T]) run() {
 	}
 }
 
-// ScheduledThreadPoolExecutor is a ThreadPoolExecutor of a fixed number of core threads whose
+// ScheduledThreadPoolExecutor is a [ThreadPoolExecutor] of a fixed number of core threads whose
 // queue orders tasks by the time they are due, as java.util.concurrent.ScheduledThreadPoolExecutor.
-// Make one with NewScheduledThreadPool. After Shutdown, delayed one-shot tasks still run and
+// Make one with [NewScheduledThreadPool]. After Shutdown, delayed one-shot tasks still run and
 // periodic ones are cancelled (see SetExecuteExistingDelayedTasksAfterShutdownPolicy and
 // SetContinueExistingPeriodicTasksAfterShutdownPolicy). Execute and Submit schedule with no
 // delay.
@@ -142,13 +142,13 @@ type ScheduledThreadPoolExecutor struct {
 }
 
 // NewScheduledThreadPool returns a scheduled executor with core platform threads (started as
-// tasks arrive). core < 0 panics with an error wrapping thread.ErrIllegalArgument. It ports
+// tasks arrive). core < 0 panics with an error wrapping [thread.ErrIllegalArgument]. It ports
 // Executors.newScheduledThreadPool.
 func NewScheduledThreadPool(core int) *ScheduledThreadPoolExecutor {
 	return NewScheduledThreadPoolWithFactory(core, DefaultThreadFactory())
 }
 
-// NewScheduledThreadPoolWithFactory is NewScheduledThreadPool with threads made by f; opts may
+// NewScheduledThreadPoolWithFactory is [NewScheduledThreadPool] with threads made by f; opts may
 // also set a rejection handler.
 func NewScheduledThreadPoolWithFactory(core int, f thread.Factory, opts ...PoolOption) *ScheduledThreadPoolExecutor {
 	if core < 0 {
@@ -298,8 +298,8 @@ func (s *ScheduledThreadPoolExecutor) Execute(task func()) error {
 	return err
 }
 
-// Schedule runs task once after delay; see ScheduledExecutorService.Schedule. A nil task panics
-// with an error wrapping thread.ErrNilArgument. It ports ScheduledThreadPoolExecutor.schedule.
+// Schedule runs task once after delay; see [ScheduledExecutorService.Schedule]. A nil task panics
+// with an error wrapping [thread.ErrNilArgument]. It ports ScheduledThreadPoolExecutor.schedule.
 func (s *ScheduledThreadPoolExecutor) Schedule(task func(), delay time.Duration) (ScheduledFuture[struct{}], error) {
 	if task == nil {
 		panic(nilArg("task"))
@@ -312,7 +312,7 @@ func (s *ScheduledThreadPoolExecutor) Schedule(task func(), delay time.Duration)
 }
 
 // ScheduleAtFixedRate runs task periodically at a fixed rate; see
-// ScheduledExecutorService.ScheduleAtFixedRate. It ports scheduleAtFixedRate.
+// [ScheduledExecutorService.ScheduleAtFixedRate]. It ports scheduleAtFixedRate.
 func (s *ScheduledThreadPoolExecutor) ScheduleAtFixedRate(task func(), initialDelay, period time.Duration) (ScheduledFuture[struct{}], error) {
 	if task == nil {
 		panic(nilArg("task"))
@@ -328,7 +328,7 @@ func (s *ScheduledThreadPoolExecutor) ScheduleAtFixedRate(task func(), initialDe
 }
 
 // ScheduleWithFixedDelay runs task periodically with a fixed delay between runs; see
-// ScheduledExecutorService.ScheduleWithFixedDelay. It ports scheduleWithFixedDelay.
+// [ScheduledExecutorService.ScheduleWithFixedDelay]. It ports scheduleWithFixedDelay.
 func (s *ScheduledThreadPoolExecutor) ScheduleWithFixedDelay(task func(), initialDelay, delay time.Duration) (ScheduledFuture[struct{}], error) {
 	if task == nil {
 		panic(nilArg("task"))
@@ -344,13 +344,13 @@ func (s *ScheduledThreadPoolExecutor) ScheduleWithFixedDelay(task func(), initia
 }
 
 // ScheduleCallable runs task once after delay (negative delays are zero) and returns a future of
-// its result. It returns an error wrapping ErrRejected if s refuses the task; a nil task panics
-// with an error wrapping thread.ErrNilArgument. It ports ScheduledExecutorService.schedule(Callable).
+// its result. It returns an error wrapping [ErrRejected] if s refuses the task; a nil task panics
+// with an error wrapping [thread.ErrNilArgument]. It ports ScheduledExecutorService.schedule(Callable).
 func ScheduleCallable[T any](s ScheduledExecutorService, task func() (T, error), delay time.Duration) (ScheduledFuture[T], error) {
 	if task == nil {
 		panic(nilArg("task"))
 	}
-	stpe, ok := s.(*ScheduledThreadPoolExecutor)
+	sp, ok := s.(scheduledPool)
 	if !ok {
 		// another implementation: schedule a FutureTask run and wrap its delay
 		ft := NewFutureTask(task)
@@ -360,6 +360,7 @@ func ScheduleCallable[T any](s ScheduledExecutorService, task func() (T, error),
 		}
 		return &foreignScheduled[T]{FutureTask: ft, sf: sf}, nil
 	}
+	stpe := sp.scheduledPool()
 	st := newScheduled(stpe, NewFutureTask(task), triggerTime(delay), 0)
 	if err := stpe.delayedExecute(st); err != nil {
 		return nil, err
@@ -384,13 +385,13 @@ func (f *foreignScheduled[T]) Cancel(b bool) bool {
 // ShutdownNow stops the pool and returns the tasks still queued, due or not, in time order;
 // their futures stay as they are until a returned task is run, which cancels its future (the
 // pool is stopped), as running a ScheduledFutureTask that Java's shutdownNow returns does. See
-// ThreadPoolExecutor.ShutdownNow.
+// [ThreadPoolExecutor.ShutdownNow].
 func (s *ScheduledThreadPoolExecutor) ShutdownNow() []func() {
 	return s.ThreadPoolExecutor.ShutdownNow()
 }
 
 // Close shuts down (cancelling periodic tasks, by default) and waits for the delayed tasks that
-// still run; see ExecutorService.Close.
+// still run; see [ExecutorService.Close].
 func (s *ScheduledThreadPoolExecutor) Close() error { return closeService(s) }
 
 // delayQueue is the work queue of a ScheduledThreadPoolExecutor: a heap of scheduled tasks by

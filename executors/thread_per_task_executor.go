@@ -13,14 +13,14 @@ import (
 // ThreadPerTaskExecutor starts a new thread for each task, with no pool and no bound on the
 // number of threads, as the executor of Java's Executors.newThreadPerTaskExecutor and
 // newVirtualThreadPerTaskExecutor. It tracks the threads it started: it terminates once it is
-// shut down and all of them have finished. Make one with NewThreadPerTaskExecutor or
-// NewVirtualThreadPerTaskExecutor; it must not be copied.
+// shut down and all of them have finished. Make one with [NewThreadPerTaskExecutor] or
+// [NewVirtualThreadPerTaskExecutor]; it must not be copied.
 //
 // What a task costs. When the factory is one of package thread's virtual-thread factories (as for
-// NewVirtualThreadPerTaskExecutor), the thread, the task's bookkeeping here and, for Submit, its
-// FutureTask are one allocation: the executor asks package thread to make the thread inside it
-// (rt.NewVirtual), with the task object itself as the thread's task, so no closure wraps the
-// task, and the thread catches the task's panic and Goexit for the future (rt.Catcher) in the
+// [NewVirtualThreadPerTaskExecutor]), the thread, the task's bookkeeping here and, for Submit, its
+// [FutureTask] are one allocation: the executor asks package thread to make the thread inside it
+// ([rt.NewVirtual]), with the task object itself as the thread's task, so no closure wraps the
+// task, and the thread catches the task's panic and Goexit for the future ([rt.Catcher]) in the
 // deferred call it has anyway, so nothing adds a frame under a task parked in it. With any other
 // factory a task costs the factory's thread, a closure and a node.
 //
@@ -64,8 +64,8 @@ func (e *ThreadPerTaskExecutor) shardOf(t *thread.Thread) *taskShard {
 }
 
 // NewThreadPerTaskExecutor returns an executor that creates one thread with f for each task and
-// runs the task on it. A nil f panics with an error wrapping thread.ErrNilArgument. If f returns
-// nil, the task is rejected (ErrRejected). It ports Executors.newThreadPerTaskExecutor.
+// runs the task on it. A nil f panics with an error wrapping [thread.ErrNilArgument]. If f returns
+// nil, the task is rejected ([ErrRejected]). It ports Executors.newThreadPerTaskExecutor.
 func NewThreadPerTaskExecutor(f thread.Factory) *ThreadPerTaskExecutor {
 	if f == nil {
 		panic(nilArg("thread factory"))
@@ -81,11 +81,11 @@ func NewVirtualThreadPerTaskExecutor() *ThreadPerTaskExecutor {
 	return NewThreadPerTaskExecutor(thread.OfVirtual().Factory())
 }
 
-// Execute starts a new thread running task. It returns an error wrapping ErrRejected if the
+// Execute starts a new thread running task. It returns an error wrapping [ErrRejected] if the
 // executor is shut down, if the factory returned nil, or if the thread could not be started (the
-// error then also wraps the thread's error: thread.ErrThreadLimit for a platform thread past the
-// limit, thread.ErrRejected for a closed scheduler). A nil task panics with an error wrapping
-// thread.ErrNilArgument. A panic in task is an uncaught exception of its thread.
+// error then also wraps the thread's error: [thread.ErrThreadLimit] for a platform thread past the
+// limit, [thread.ErrRejected] for a closed scheduler). A nil task panics with an error wrapping
+// [thread.ErrNilArgument]. A panic in task is an uncaught exception of its thread.
 func (e *ThreadPerTaskExecutor) Execute(task func()) error {
 	if task == nil {
 		panic(nilArg("task"))
@@ -259,7 +259,7 @@ func (e *ThreadPerTaskExecutor) count() int {
 }
 
 // Shutdown rejects new tasks from now on; tasks already started run to their end. See
-// ExecutorService.Shutdown.
+// [ExecutorService.Shutdown].
 func (e *ThreadPerTaskExecutor) Shutdown() {
 	if !e.isShut.Swap(true) && e.count() == 0 {
 		e.term.signal()
@@ -293,7 +293,7 @@ func (e *ThreadPerTaskExecutor) IsShutdown() bool { return e.isShut.Load() }
 func (e *ThreadPerTaskExecutor) IsTerminated() bool { return e.term.happened() }
 
 // AwaitTermination waits until the executor has terminated or d has elapsed; see
-// ExecutorService.AwaitTermination.
+// [ExecutorService.AwaitTermination].
 func (e *ThreadPerTaskExecutor) AwaitTermination(d time.Duration) (bool, error) {
 	return e.term.await(d)
 }

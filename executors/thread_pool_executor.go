@@ -24,13 +24,13 @@ const (
 )
 
 // ThreadPoolExecutor runs each task on one of a pool of worker threads, as
-// java.util.concurrent.ThreadPoolExecutor. Make one with NewThreadPoolExecutor, or use
-// NewFixedThreadPool, NewCachedThreadPool and NewSingleThreadExecutor; it must not be copied.
+// java.util.concurrent.ThreadPoolExecutor. Make one with [NewThreadPoolExecutor], or use
+// [NewFixedThreadPool], [NewCachedThreadPool] and [NewSingleThreadExecutor]; it must not be copied.
 //
 // Execute follows Java's policy: while fewer than the core pool size of workers exist, a new
 // worker is started for the task; otherwise the task is offered to the work queue; if the queue
 // refuses it, a new worker is started up to the maximum pool size; otherwise the task is handed
-// to the rejection handler (AbortPolicy by default). Workers beyond the core size (or all of
+// to the rejection handler ([AbortPolicy] by default). Workers beyond the core size (or all of
 // them, with AllowCoreThreadTimeOut) end after waiting KeepAliveTime for a task. A worker whose
 // task panics ends (the panic is its thread's uncaught exception) and is replaced.
 //
@@ -39,9 +39,9 @@ const (
 // mainLock: one lock is simpler, and it makes "shutdown has not started" and "the task is
 // queued" one atomic step, so a task can never be left in the queue of a terminated pool (Java
 // removes it again, which needs comparable tasks; Go's func values are not). The lock is a
-// locks.ReentrantLock, not a sync.Mutex, because the queue's Offer runs under it and may park on
+// [locks.ReentrantLock], not a [sync.Mutex], because the queue's Offer runs under it and may park on
 // the queue's own lock: a thread waiting for the pool's lock must then unmount too, or
-// virtual threads spinning in sync.Mutex.Lock could hold every carrier while the parked holder
+// virtual threads spinning in [sync.Mutex.Lock] could hold every carrier while the parked holder
 // waits for one.
 type ThreadPoolExecutor struct {
 	_ noCopy
@@ -66,13 +66,13 @@ type ThreadPoolExecutor struct {
 	name             string // for String: "ThreadPoolExecutor", "ScheduledThreadPoolExecutor"
 }
 
-// RejectedExecutionHandler decides what happens to a task that a ThreadPoolExecutor cannot take
+// RejectedExecutionHandler decides what happens to a task that a [ThreadPoolExecutor] cannot take
 // (it is shut down, or its queue is full and it has its maximum number of workers); Execute
 // returns what it returns. It ports java.util.concurrent.RejectedExecutionHandler. The policies
-// AbortPolicy, CallerRunsPolicy, DiscardPolicy and DiscardOldestPolicy are handlers.
+// [AbortPolicy], [CallerRunsPolicy], [DiscardPolicy] and [DiscardOldestPolicy] are handlers.
 type RejectedExecutionHandler func(task func(), e *ThreadPoolExecutor) error
 
-// AbortPolicy rejects the task with an error wrapping ErrRejected that names the executor. It is
+// AbortPolicy rejects the task with an error wrapping [ErrRejected] that names the executor. It is
 // the default handler. It ports ThreadPoolExecutor.AbortPolicy.
 func AbortPolicy(task func(), e *ThreadPoolExecutor) error {
 	return fmt.Errorf("%w from %v", ErrRejected, e)
@@ -102,7 +102,7 @@ func DiscardOldestPolicy(task func(), e *ThreadPoolExecutor) error {
 	return nil
 }
 
-// PoolOption configures a ThreadPoolExecutor made by NewThreadPoolExecutor.
+// PoolOption configures a [ThreadPoolExecutor] made by [NewThreadPoolExecutor].
 type PoolOption func(*poolOptions)
 
 type poolOptions struct {
@@ -113,8 +113,8 @@ type poolOptions struct {
 	terminated func()
 }
 
-// WithThreadFactory makes the pool create its workers with f (default: DefaultThreadFactory()).
-// A nil f panics with an error wrapping thread.ErrNilArgument.
+// WithThreadFactory makes the pool create its workers with f (default: [DefaultThreadFactory]()).
+// A nil f panics with an error wrapping [thread.ErrNilArgument].
 func WithThreadFactory(f thread.Factory) PoolOption {
 	if f == nil {
 		panic(nilArg("thread factory"))
@@ -122,8 +122,8 @@ func WithThreadFactory(f thread.Factory) PoolOption {
 	return func(o *poolOptions) { o.factory = f }
 }
 
-// WithRejectionHandler sets the handler for tasks the pool cannot take (default: AbortPolicy). A
-// nil h panics with an error wrapping thread.ErrNilArgument.
+// WithRejectionHandler sets the handler for tasks the pool cannot take (default: [AbortPolicy]). A
+// nil h panics with an error wrapping [thread.ErrNilArgument].
 func WithRejectionHandler(h RejectedExecutionHandler) PoolOption {
 	if h == nil {
 		panic(nilArg("rejection handler"))
@@ -139,7 +139,7 @@ func WithBeforeExecute(fn func(t *thread.Thread, task func())) PoolOption {
 
 // WithAfterExecute sets a hook called on the worker thread after each task (Java's protected
 // afterExecute): err is nil if the task returned, a *PanicError if it panicked (the panic then
-// goes on to end the worker), ErrGoexit if it called runtime.Goexit. Tasks submitted with Submit
+// goes on to end the worker), [ErrGoexit] if it called [runtime.Goexit]. Tasks submitted with Submit
 // never panic: their failure is in their Future.
 func WithAfterExecute(fn func(task func(), err error)) PoolOption {
 	return func(o *poolOptions) { o.after = fn }
@@ -152,12 +152,12 @@ func WithTerminated(fn func()) PoolOption {
 }
 
 // NewThreadPoolExecutor returns a pool that keeps core workers (started on demand), grows to max
-// workers when workQueue refuses a task (any queue.BlockingQueue of tasks: a LinkedBlockingQueue
+// workers when workQueue refuses a task (any [queue.BlockingQueue] of tasks: a LinkedBlockingQueue
 // for an unbounded backlog, an ArrayBlockingQueue to bound it, a SynchronousQueue for direct
 // hand-off, a PriorityBlockingQueue, ...), and lets workers beyond core end after keepAlive without a
-// task. It panics with an error wrapping thread.ErrIllegalArgument if core < 0, max <= 0,
-// max < core or keepAlive < 0, and with one wrapping thread.ErrNilArgument if queue is nil. It
-// ports new ThreadPoolExecutor(core, max, keepAlive, unit, queue, factory, handler).
+// task. It panics with an error wrapping [thread.ErrIllegalArgument] if core < 0, max <= 0,
+// max < core or keepAlive < 0, and with one wrapping [thread.ErrNilArgument] if queue is nil. It
+// ports new [ThreadPoolExecutor](core, max, keepAlive, unit, queue, factory, handler).
 func NewThreadPoolExecutor(core, max int, keepAlive time.Duration, workQueue queue.BlockingQueue[func()], opts ...PoolOption) *ThreadPoolExecutor {
 	if core < 0 || max <= 0 || max < core || keepAlive < 0 {
 		panic(illegalArg("core %d, max %d, keep-alive %v", core, max, keepAlive))
@@ -214,9 +214,9 @@ func (e *ThreadPoolExecutor) advance(rs int32) {
 
 // Execute runs task on a worker at some time in the future; see the type's comment for the
 // policy. It returns what the rejection handler returns if the pool cannot take the task, and an
-// error wrapping both ErrRejected and the thread's error (thread.ErrThreadLimit for a platform
+// error wrapping both [ErrRejected] and the thread's error ([thread.ErrThreadLimit] for a platform
 // thread past the limit) if a worker needed for it could not be started. A nil task panics with
-// an error wrapping thread.ErrNilArgument. It ports ThreadPoolExecutor.execute.
+// an error wrapping [thread.ErrNilArgument]. It ports ThreadPoolExecutor.execute.
 func (e *ThreadPoolExecutor) Execute(task func()) error {
 	if task == nil {
 		panic(nilArg("task"))
@@ -585,13 +585,13 @@ func (e *ThreadPoolExecutor) IsTerminating() bool {
 func (e *ThreadPoolExecutor) IsTerminated() bool { return e.runState() == rsTerminated }
 
 // AwaitTermination waits until the pool has terminated or d has elapsed; see
-// ExecutorService.AwaitTermination.
+// [ExecutorService.AwaitTermination].
 func (e *ThreadPoolExecutor) AwaitTermination(d time.Duration) (bool, error) {
 	return e.term.await(d)
 }
 
 // Close shuts down and waits for every queued and running task, as Java 19's
-// ExecutorService.close; see ExecutorService.Close.
+// ExecutorService.close; see [ExecutorService.Close].
 func (e *ThreadPoolExecutor) Close() error { return closeService(e) }
 
 // CorePoolSize returns the number of workers kept even when idle.
@@ -603,7 +603,7 @@ func (e *ThreadPoolExecutor) CorePoolSize() int {
 
 // SetCorePoolSize changes the core size. Extra workers end when next idle; if it grows, new
 // workers are started for queued tasks. n < 0 or n > MaximumPoolSize panics with an error
-// wrapping thread.ErrIllegalArgument.
+// wrapping [thread.ErrIllegalArgument].
 func (e *ThreadPoolExecutor) SetCorePoolSize(n int) {
 	e.mu.Lock()
 	if n < 0 || n > e.max {
@@ -634,7 +634,7 @@ func (e *ThreadPoolExecutor) MaximumPoolSize() int {
 }
 
 // SetMaximumPoolSize changes the maximum size; extra workers end when next idle. n <= 0 or
-// n < CorePoolSize panics with an error wrapping thread.ErrIllegalArgument.
+// n < CorePoolSize panics with an error wrapping [thread.ErrIllegalArgument].
 func (e *ThreadPoolExecutor) SetMaximumPoolSize(n int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -655,7 +655,7 @@ func (e *ThreadPoolExecutor) KeepAliveTime() time.Duration {
 }
 
 // SetKeepAliveTime changes the keep-alive time. d < 0, or d == 0 while core threads may time
-// out, panics with an error wrapping thread.ErrIllegalArgument.
+// out, panics with an error wrapping [thread.ErrIllegalArgument].
 func (e *ThreadPoolExecutor) SetKeepAliveTime(d time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -677,7 +677,7 @@ func (e *ThreadPoolExecutor) AllowsCoreThreadTimeOut() bool {
 }
 
 // AllowCoreThreadTimeOut lets core workers end after the keep-alive time too. Turning it on with
-// a zero keep-alive time panics with an error wrapping thread.ErrIllegalArgument.
+// a zero keep-alive time panics with an error wrapping [thread.ErrIllegalArgument].
 func (e *ThreadPoolExecutor) AllowCoreThreadTimeOut(on bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -779,7 +779,7 @@ func (e *ThreadPoolExecutor) ThreadFactory() thread.Factory {
 }
 
 // SetThreadFactory changes the factory used for new workers. nil panics with an error wrapping
-// thread.ErrNilArgument.
+// [thread.ErrNilArgument].
 func (e *ThreadPoolExecutor) SetThreadFactory(f thread.Factory) {
 	if f == nil {
 		panic(nilArg("thread factory"))
@@ -797,7 +797,7 @@ func (e *ThreadPoolExecutor) RejectedExecutionHandler() RejectedExecutionHandler
 }
 
 // SetRejectedExecutionHandler changes the handler. nil panics with an error wrapping
-// thread.ErrNilArgument.
+// [thread.ErrNilArgument].
 func (e *ThreadPoolExecutor) SetRejectedExecutionHandler(h RejectedExecutionHandler) {
 	if h == nil {
 		panic(nilArg("rejection handler"))
@@ -807,7 +807,7 @@ func (e *ThreadPoolExecutor) SetRejectedExecutionHandler(h RejectedExecutionHand
 	e.mu.Unlock()
 }
 
-// String describes the pool as Java does: "ThreadPoolExecutor@c000010000[Running, pool size =
+// String describes the pool as Java does: "[ThreadPoolExecutor]@c000010000[Running, pool size =
 // 2, active threads = 1, queued tasks = 0, completed tasks = 5]", the first word being Running,
 // Shutting down or Terminated.
 func (e *ThreadPoolExecutor) String() string {

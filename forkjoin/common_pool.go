@@ -17,8 +17,8 @@ var (
 
 // CommonPool returns the pool shared by the program: Java's ForkJoinPool.commonPool(). Fork
 // on a thread that is not a worker queues the task here. Its parallelism is
-// CommonPoolParallelism(). It is made on first use, its workers (named
-// "ForkJoinPool.commonPool-worker-K") start on demand and end after DefaultKeepAlive without
+// [CommonPoolParallelism](). It is made on first use, its workers (named
+// "ForkJoinPool.commonPool-worker-K") start on demand and end after [DefaultKeepAlive] without
 // work, so an idle program holds none of them; Shutdown, ShutdownNow and Close have no effect
 // on it, as in Java.
 func CommonPool() *Pool {
@@ -30,7 +30,7 @@ func CommonPool() *Pool {
 	return common
 }
 
-// CommonPoolParallelism returns the common pool's parallelism: runtime.GOMAXPROCS(0)-1 (at
+// CommonPoolParallelism returns the common pool's parallelism: [runtime.GOMAXPROCS](0)-1 (at
 // least 1), as Java's availableProcessors()-1, or the value of the JDK property
 // java.util.concurrent.ForkJoinPool.common.parallelism in the environment variable LOOM_OPTS
 // ("-Djava.util.concurrent.ForkJoinPool.common.parallelism=N", N >= 1). It ports

@@ -8,7 +8,7 @@ import "time"
 // InvokeAll runs the given tasks and waits for them all: it forks all but the first, runs the
 // first in the current thread, and joins the others (helping, as Join does). If a task fails,
 // the tasks not yet joined are cancelled and InvokeAll returns the failure's cause (the first
-// one it finds), as Java's throws it. It panics with thread.ErrNilArgument if a task is nil,
+// one it finds), as Java's throws it. It panics with [thread.ErrNilArgument] if a task is nil,
 // after cancelling the tasks it had forked. It ports ForkJoinTask.invokeAll(ForkJoinTask...).
 func InvokeAll(tasks ...AnyTask) error {
 	last := len(tasks) - 1
@@ -50,7 +50,7 @@ func InvokeAll(tasks ...AnyTask) error {
 	return err
 }
 
-// InvokeAllTasks is InvokeAll for a slice of tasks of one type, Java's
+// InvokeAllTasks is [InvokeAll] for a slice of tasks of one type, Java's
 // invokeAll(Collection<T>).
 func InvokeAllTasks[T any](tasks []*Task[T]) error {
 	all := make([]AnyTask, len(tasks))

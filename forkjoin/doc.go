@@ -49,9 +49,9 @@
 //
 // Join returns the error of a failed subtask as it is (Java's join rethrows the subtask's
 // exception), so failures propagate up the recursion as errors; Get wraps them in an
-// executors.ExecutionError, as Java's get does. A panic in a task completes it exceptionally
-// with a *executors.PanicError; a task that calls runtime.Goexit ends the worker thread running
-// it, and completes (with executors.ErrGoexit) together with any task that thread was running
+// [executors.ExecutionError], as Java's get does. A panic in a task completes it exceptionally
+// with a *executors.PanicError; a task that calls [runtime.Goexit] ends the worker thread running
+// it, and completes (with [executors.ErrGoexit]) together with any task that thread was running
 // at the time, so that no joiner waits forever.
 //
 // # Blocking and threads
@@ -64,14 +64,14 @@
 // in Java: blocking work belongs on virtual threads. Join, Get and the other waits may also be
 // called from virtual threads, which unmount while they wait.
 //
-// The package sits above package executors: a Pool is an executors.ExecutorService and a Task
-// an executors.Future, and executors never refers to forkjoin. So a CompletableFuture stage runs
-// on the common pool when it is asked to, executors.SupplyAsyncOn(forkjoin.CommonPool(), task),
+// The package sits above package executors: a Pool is an [executors.ExecutorService] and a Task
+// an [executors.Future], and executors never refers to forkjoin. So a CompletableFuture stage runs
+// on the common pool when it is asked to, [executors.SupplyAsyncOn]([CommonPool](), task),
 // as Java's default async executor would run it.
 //
 // # When to use plain Go instead
 //
-// A sync.WaitGroup (or errgroup) with one goroutine per subtask and a sequential threshold is
+// A [sync.WaitGroup] (or errgroup) with one goroutine per subtask and a sequential threshold is
 // about as fast for coarse-grained recursion in Go, since goroutines are cheap. The pool adds
 // what a Java port relies on: a bounded number of threads, work stealing with LIFO locality,
 // helping joins, the statistics, and ForkJoinTask's API.

@@ -78,10 +78,10 @@ const MaxParallelism = 0x7fff
 // keep-alive of 60 seconds.
 const DefaultKeepAlive = 60 * time.Second
 
-// PoolOptions configure NewPoolWithOptions. The zero value gives Java's new ForkJoinPool().
+// PoolOptions configure [NewPoolWithOptions]. The zero value gives Java's new ForkJoinPool().
 type PoolOptions struct {
 	// Parallelism is the number of workers the pool keeps busy; 0 means
-	// runtime.GOMAXPROCS(0), Java's availableProcessors.
+	// [runtime.GOMAXPROCS](0), Java's availableProcessors.
 	Parallelism int
 	// AsyncMode makes every deque FIFO: forked tasks that are never joined (event-style tasks)
 	// run in the order they were forked. Java's asyncMode.
@@ -94,16 +94,16 @@ type PoolOptions struct {
 	// default.
 	MaximumPoolSize int
 	// KeepAlive is how long an idle worker waits for work before it ends; 0 means
-	// DefaultKeepAlive.
+	// [DefaultKeepAlive].
 	KeepAlive time.Duration
 }
 
 // A Pool is a work-stealing pool of platform threads that runs fork-join tasks: Java's
 // ForkJoinPool. Use [NewPool], [NewPoolWithOptions], [NewWorkStealingPool], or the shared
-// [CommonPool]. A Pool is an executors.ExecutorService, and is safe for concurrent use.
+// [CommonPool]. A Pool is an [executors.ExecutorService], and is safe for concurrent use.
 //
 // Workers are started on demand, up to the parallelism (plus spares while workers block in
-// joins or ManagedBlock), and end after KeepAlive without work, so an idle pool holds no
+// joins or [ManagedBlock]), and end after KeepAlive without work, so an idle pool holds no
 // thread. Shut down pools you make (Close, or Shutdown and AwaitTermination).
 type Pool struct {
 	number    int64 // 0 for the common pool
@@ -140,7 +140,7 @@ type Pool struct {
 var _ executors.ExecutorService = (*Pool)(nil)
 
 // NewPool returns a pool with the given parallelism and Java's defaults otherwise. It panics
-// with thread.ErrIllegalArgument if parallelism is not in 1..MaxParallelism. It ports new
+// with [thread.ErrIllegalArgument] if parallelism is not in 1..MaxParallelism. It ports new
 // ForkJoinPool(parallelism).
 func NewPool(parallelism int) *Pool {
 	if parallelism <= 0 || parallelism > MaxParallelism {
@@ -151,7 +151,7 @@ func NewPool(parallelism int) *Pool {
 
 // NewWorkStealingPool returns a pool in async mode with the given parallelism: Java's
 // Executors.newWorkStealingPool(parallelism). Java's no-argument form is
-// NewWorkStealingPool(runtime.GOMAXPROCS(0)). It panics as NewPool does.
+// NewWorkStealingPool([runtime.GOMAXPROCS](0)). It panics as [NewPool] does.
 func NewWorkStealingPool(parallelism int) *Pool {
 	if parallelism <= 0 || parallelism > MaxParallelism {
 		panic(illegalArg("parallelism %d", parallelism))
@@ -160,7 +160,7 @@ func NewWorkStealingPool(parallelism int) *Pool {
 }
 
 // NewPoolWithOptions returns a pool configured by opts. It panics with
-// thread.ErrIllegalArgument if Parallelism is negative or above MaxParallelism, or
+// [thread.ErrIllegalArgument] if Parallelism is negative or above [MaxParallelism], or
 // MaximumPoolSize is below Parallelism. It ports the ForkJoinPool constructors with a factory,
 // handler and asyncMode (and Java 9's maximumPoolSize and keepAliveTime).
 func NewPoolWithOptions(opts PoolOptions) *Pool {
@@ -202,12 +202,12 @@ func illegalArg(format string, args ...any) error {
 }
 
 // Execute runs task on the pool, as ExecutorService.execute: it returns an error wrapping
-// executors.ErrRejected if the pool is shut down or cannot start a worker. A panic in task is
+// [executors.ErrRejected] if the pool is shut down or cannot start a worker. A panic in task is
 // an uncaught exception, as with Java's ForkJoinPool.execute(Runnable): it goes to
-// PoolOptions.UncaughtExceptionHandler, and the worker goes on; without one, the worker thread
-// ends with it (thread.SetDefaultUncaughtExceptionHandler's handler, or the "Exception in
+// [PoolOptions.UncaughtExceptionHandler], and the worker goes on; without one, the worker thread
+// ends with it ([thread.SetDefaultUncaughtExceptionHandler]'s handler, or the "Exception in
 // thread" report) and the pool starts another when work is queued. It panics with
-// thread.ErrNilArgument if task is nil.
+// [thread.ErrNilArgument] if task is nil.
 func (p *Pool) Execute(task func()) error {
 	if task == nil {
 		panic(nilArg("task"))
@@ -218,8 +218,8 @@ func (p *Pool) Execute(task func()) error {
 }
 
 // ExecuteTask arranges for t to run on the pool; its outcome is then had from t (Join, Get).
-// It returns an error wrapping executors.ErrRejected if the pool is shut down or cannot start
-// a worker. It panics with thread.ErrNilArgument if t is nil. It ports
+// It returns an error wrapping [executors.ErrRejected] if the pool is shut down or cannot start
+// a worker. It panics with [thread.ErrNilArgument] if t is nil. It ports
 // ForkJoinPool.execute(ForkJoinTask) and submit(ForkJoinTask) (which returns the task itself).
 func (p *Pool) ExecuteTask(t AnyTask) error {
 	if t == nil {
@@ -229,7 +229,7 @@ func (p *Pool) ExecuteTask(t AnyTask) error {
 }
 
 // Invoke runs t on p and waits for its outcome, as Join does; it returns an error wrapping
-// executors.ErrRejected if p refuses t. Called from a worker of p, it pushes t on the worker's
+// [executors.ErrRejected] if p refuses t. Called from a worker of p, it pushes t on the worker's
 // own deque and joins it (usually running it at once). It ports ForkJoinPool.invoke.
 func Invoke[T any](p *Pool, t *Task[T]) (T, error) {
 	if t == nil {
@@ -531,7 +531,7 @@ func (p *Pool) IsTerminated() bool { return p.termLatch.Count() == 0 }
 func (p *Pool) IsTerminating() bool { return p.IsShutdown() && !p.IsTerminated() }
 
 // AwaitTermination waits until the pool has terminated after a shutdown, or d has elapsed,
-// and reports whether it terminated; d <= 0 only looks. It returns thread.ErrInterrupted
+// and reports whether it terminated; d <= 0 only looks. It returns [thread.ErrInterrupted]
 // (status cleared) if the calling thread is interrupted while it waits. A virtual thread
 // unmounts while it waits. On the common pool, which never terminates, it is
 // AwaitQuiescence(d) and reports false, as in Java. It ports ForkJoinPool.awaitTermination.
@@ -576,7 +576,7 @@ func (p *Pool) Close() error {
 
 // AwaitQuiescence waits until the pool is quiescent (no worker is running a task and nothing
 // is queued) or d has elapsed, and reports whether it is. Called from a worker of the pool it
-// helps as HelpQuiesce does. It polls with short parks: a virtual thread unmounts meanwhile. It
+// helps as [HelpQuiesce] does. It polls with short parks: a virtual thread unmounts meanwhile. It
 // ports ForkJoinPool.awaitQuiescence.
 func (p *Pool) AwaitQuiescence(d time.Duration) bool {
 	if w := currentWorker(); w != nil && w.pool == p {
@@ -619,13 +619,13 @@ func (p *Pool) UncaughtExceptionHandler() func(*thread.Thread, any) { return p.u
 func (p *Pool) PoolSize() int { return int(p.total.Load()) }
 
 // ActiveThreadCount returns the number of workers running or looking for tasks (not idle, not
-// blocked in a join or ManagedBlock): an estimate. It ports ForkJoinPool.getActiveThreadCount().
+// blocked in a join or [ManagedBlock]): an estimate. It ports ForkJoinPool.getActiveThreadCount().
 func (p *Pool) ActiveThreadCount() int {
 	return max(int(p.total.Load()-p.idle.Load()-p.blocked.Load()), 0)
 }
 
 // RunningThreadCount returns the number of workers that are not idle and not waiting (in a
-// join, ManagedBlock, or any blocking call of a task): an estimate. It ports
+// join, [ManagedBlock], or any blocking call of a task): an estimate. It ports
 // ForkJoinPool.getRunningThreadCount().
 func (p *Pool) RunningThreadCount() int {
 	n := 0

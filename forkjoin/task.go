@@ -38,7 +38,7 @@ type task struct {
 }
 
 // AnyTask is a fork-join task of any result type: Java's ForkJoinTask<?>. Every
-// *Task[T] is one. It is what InvokeAll, ExecuteTask, PollTask and the other functions that
+// *Task[T] is one. It is what [InvokeAll], ExecuteTask, [PollTask] and the other functions that
 // handle tasks of mixed types take and return. The interface is closed: only *Task[T]
 // implements it.
 type AnyTask interface {
@@ -51,7 +51,7 @@ type AnyTask interface {
 	IsCompletedNormally() bool
 	// IsCompletedAbnormally reports whether the task failed or was cancelled.
 	IsCompletedAbnormally() bool
-	// Exception returns the cause of an abnormal completion (executors.ErrCancelled if
+	// Exception returns the cause of an abnormal completion ([executors.ErrCancelled] if
 	// cancelled), or nil.
 	Exception() error
 	// Cancel cancels the task if it has not completed, and reports whether it is cancelled.
@@ -66,6 +66,7 @@ type AnyTask interface {
 	TryUnfork() bool
 	// Reinitialize resets the task so that it can be forked again.
 	Reinitialize()
+	// String describes the task and its state, as Java's ForkJoinTask.toString.
 	String() string
 
 	base() *task
@@ -78,7 +79,7 @@ type AnyTask interface {
 // Fork queues the task on the current worker's deque (or the common pool), Join waits for its
 // outcome, helping with other tasks meanwhile, and Invoke runs it in the current thread. A
 // task's outcome is its result, the error its function returned, a *executors.PanicError if it
-// panicked, or executors.ErrCancelled. The task's actions happen before Join or Get returns
+// panicked, or [executors.ErrCancelled]. The task's actions happen before Join or Get returns
 // them. A Task is also an executors.Future[T]. A Task must not be copied after first use.
 type Task[T any] struct {
 	task
@@ -135,7 +136,7 @@ var _ executors.Future[int] = (*Task[int])(nil)
 //		})
 //	}
 //
-// It panics with thread.ErrNilArgument if compute is nil.
+// It panics with [thread.ErrNilArgument] if compute is nil.
 func NewRecursiveTask[T any](compute func() (T, error)) *Task[T] {
 	if compute == nil {
 		panic(nilArg("compute"))
@@ -147,7 +148,7 @@ func NewRecursiveTask[T any](compute func() (T, error)) *Task[T] {
 
 // NewRecursiveAction returns a task without a result that runs compute, the body of Java's
 // RecursiveAction.compute(). Its outcome is struct{}{} or the error compute returned (or its
-// panic). It panics with thread.ErrNilArgument if compute is nil.
+// panic). It panics with [thread.ErrNilArgument] if compute is nil.
 func NewRecursiveAction(compute func() error) *Task[struct{}] {
 	if compute == nil {
 		panic(nilArg("compute"))
@@ -158,8 +159,8 @@ func NewRecursiveAction(compute func() error) *Task[struct{}] {
 }
 
 // Adapt returns a task that runs callable, as Java's ForkJoinTask.adapt(Callable). It differs
-// from NewRecursiveTask only in its String, which names the wrapped function. It panics with
-// thread.ErrNilArgument if callable is nil.
+// from [NewRecursiveTask] only in its String, which names the wrapped function. It panics with
+// [thread.ErrNilArgument] if callable is nil.
 func Adapt[T any](callable func() (T, error)) *Task[T] {
 	t := NewRecursiveTask(callable)
 	t.kind = kindAdapted
@@ -167,7 +168,7 @@ func Adapt[T any](callable func() (T, error)) *Task[T] {
 }
 
 // AdaptRunnable returns a task that runs runnable, as Java's ForkJoinTask.adapt(Runnable). It
-// panics with thread.ErrNilArgument if runnable is nil.
+// panics with [thread.ErrNilArgument] if runnable is nil.
 func AdaptRunnable(runnable func()) *Task[struct{}] {
 	if runnable == nil {
 		panic(nilArg("runnable"))
@@ -182,7 +183,7 @@ func AdaptRunnable(runnable func()) *Task[struct{}] {
 // true if the task completed normally (its result is then what SetRawResult set last), or
 // false to leave the task incomplete until something calls Complete, CompleteExceptionally or
 // QuietlyComplete on it. A panic in exec completes the task exceptionally. It panics with
-// thread.ErrNilArgument if exec is nil.
+// [thread.ErrNilArgument] if exec is nil.
 func NewTask[T any](exec func(t *Task[T]) bool) *Task[T] {
 	if exec == nil {
 		panic(nilArg("exec"))
@@ -343,7 +344,7 @@ func (c *task) block(interruptible bool, d time.Duration) (bool, error) {
 // the last one others steal), or else in the common pool. It returns t, so that
 // `f := sub.Fork()` reads as in Java. Forking a task twice before it completes is an error
 // whose effects are undefined, as in Java. If the common pool cannot take the task (it cannot
-// start a worker), the task completes with an error wrapping executors.ErrRejected. It ports
+// start a worker), the task completes with an error wrapping [executors.ErrRejected]. It ports
 // ForkJoinTask.fork().
 func (t *Task[T]) Fork() *Task[T] {
 	t.fork()
@@ -361,7 +362,7 @@ func (c *task) fork() {
 }
 
 // Join waits until the task is done and returns its outcome: the result, or the cause of its
-// failure (the error its body returned, a *executors.PanicError, or executors.ErrCancelled),
+// failure (the error its body returned, a *executors.PanicError, or [executors.ErrCancelled]),
 // not wrapped in an ExecutionError, as Java's join throws the task's own exception. A worker
 // that joins does not just wait: it takes back the task if it is still on its own deque and
 // runs it, else it runs other queued tasks (its own first, then those of the worker running the
@@ -419,8 +420,8 @@ func (c *task) QuietlyInvoke() {
 	c.awaitDone()
 }
 
-// Get waits for the task and returns its result, as executors.Future: an *ExecutionError whose
-// Cause is the task's failure, executors.ErrCancelled, or thread.ErrInterrupted (status
+// Get waits for the task and returns its result, as [executors.Future]: an *ExecutionError whose
+// Cause is the task's failure, [executors.ErrCancelled], or [thread.ErrInterrupted] (status
 // cleared) if the current thread is interrupted before or while it waits and the task is not
 // done. A worker helps as in Join before it blocks. It ports ForkJoinTask.get().
 func (t *Task[T]) Get() (T, error) {
@@ -431,7 +432,7 @@ func (t *Task[T]) Get() (T, error) {
 	return t.futureOutcome(t.settled())
 }
 
-// GetTimeout is Get that waits at most d; it returns executors.ErrTimeout if the task is not
+// GetTimeout is Get that waits at most d; it returns [executors.ErrTimeout] if the task is not
 // done by then (d <= 0 only looks). A worker helps first, as in Join, which may take longer
 // than d. It ports ForkJoinTask.get(long, TimeUnit).
 func (t *Task[T]) GetTimeout(d time.Duration) (T, error) {
@@ -524,7 +525,7 @@ func (c *task) State() executors.FutureState {
 }
 
 // ResultNow returns the result of a task that completed normally, without waiting. It panics
-// with an error wrapping executors.ErrIllegalState otherwise. It ports
+// with an error wrapping [executors.ErrIllegalState] otherwise. It ports
 // ForkJoinTask.resultNow().
 func (t *Task[T]) ResultNow() T {
 	switch t.status.Load() {
@@ -582,7 +583,7 @@ func (t *Task[T]) RawResult() T {
 	return zero
 }
 
-// SetRawResult sets the result that a later normal completion without a value (a NewTask body
+// SetRawResult sets the result that a later normal completion without a value (a [NewTask] body
 // returning true, QuietlyComplete) will carry. Only the thread running the task's body may
 // call it, before the task completes. It ports ForkJoinTask.setRawResult.
 func (t *Task[T]) SetRawResult(v T) {

@@ -10,19 +10,19 @@ import (
 )
 
 // A Condition is a queue of threads waiting, with a lock released, for a state that another
-// thread signals: the lock's counterpart of Monitor.Wait and Notify. It ports
+// thread signals: the lock's counterpart of [Monitor.Wait] and Notify. It ports
 // java.util.concurrent.locks.Condition (AbstractQueuedSynchronizer.ConditionObject). Get one
-// from ReentrantLock.NewCondition or the write lock of a ReentrantReadWriteLock; it must not be
+// from [ReentrantLock.NewCondition] or the write lock of a [ReentrantReadWriteLock]; it must not be
 // copied.
 //
 // Every method must be called with the lock held exclusively by the current thread, or it
-// panics with ErrIllegalMonitorState. Await releases every hold on the lock while it waits and
+// panics with [ErrIllegalMonitorState]. Await releases every hold on the lock while it waits and
 // restores the same hold count before it returns, whatever the outcome. Signals are not
 // remembered: a Signal with no waiter does nothing. Signalled waiters are woken in the order
 // they started waiting. Waiters may return spuriously, so wait in a loop on your predicate.
 //
 // Interrupts follow Java exactly: interrupted before being signalled, an Await returns
-// thread.ErrInterrupted (status cleared) once it has the lock back; interrupted after being
+// [thread.ErrInterrupted] (status cleared) once it has the lock back; interrupted after being
 // signalled, it returns normally with the interrupt status set. A waiter that was signalled is
 // never also reported as timed out, and a signal never goes to a waiter that has already given
 // up.
@@ -55,7 +55,7 @@ func (c *Condition) await(d time.Duration, interruptible bool) (bool, error) {
 // Await releases the lock and waits until signalled or interrupted (or spuriously), then
 // re-acquires the lock before returning. A virtual thread unmounts while it waits. If the
 // current thread is interrupted before the call or before being signalled, Await returns
-// thread.ErrInterrupted with the status cleared (still with the lock held again). It ports
+// [thread.ErrInterrupted] with the status cleared (still with the lock held again). It ports
 // Condition.await().
 func (c *Condition) Await() error {
 	_, err := c.await(-1, true)
@@ -99,7 +99,7 @@ func (c *Condition) AwaitNanos(d time.Duration) (time.Duration, error) {
 }
 
 // Signal wakes the longest-waiting thread, if any; it returns from Await once it re-acquires
-// the lock (after the caller releases it). It panics with ErrIllegalMonitorState if the current
+// the lock (after the caller releases it). It panics with [ErrIllegalMonitorState] if the current
 // thread does not hold the lock. It ports Condition.signal().
 func (c *Condition) Signal() {
 	if !c.s.heldByCurrent() {
@@ -109,7 +109,7 @@ func (c *Condition) Signal() {
 }
 
 // SignalAll wakes every waiting thread; each returns from Await in turn as it re-acquires the
-// lock. It panics with ErrIllegalMonitorState if the current thread does not hold the lock. It
+// lock. It panics with [ErrIllegalMonitorState] if the current thread does not hold the lock. It
 // ports Condition.signalAll().
 func (c *Condition) SignalAll() {
 	if !c.s.heldByCurrent() {

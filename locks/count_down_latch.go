@@ -12,7 +12,7 @@ import (
 
 // A CountDownLatch lets threads wait until a count, set once, has been counted down to zero by
 // other threads. It ports java.util.concurrent.CountDownLatch. The count cannot be reset (see
-// CyclicBarrier for that). The zero value is an open latch (count zero). A CountDownLatch must
+// [CyclicBarrier] for that). The zero value is an open latch (count zero). A CountDownLatch must
 // not be copied after first use.
 //
 // A CountDown that reaches zero synchronizes before every Await that then returns.
@@ -39,7 +39,7 @@ func (s *latchSync) TryAcquireShared(*thread.Thread, int64) int64 {
 func (s *latchSync) TryAcquire(*thread.Thread, int64) bool { return false }
 
 // NewCountDownLatch returns a latch with the given count. It panics with
-// thread.ErrIllegalArgument if count < 0. It ports new CountDownLatch(count).
+// [thread.ErrIllegalArgument] if count < 0. It ports new [CountDownLatch](count).
 func NewCountDownLatch(count int) *CountDownLatch {
 	if count < 0 {
 		panicIAE("count < 0")
@@ -72,7 +72,7 @@ func (l *CountDownLatch) Count() int64 { return l.s.count.Load() }
 // Await blocks until the count reaches zero; a virtual thread unmounts while it waits. It
 // returns at once if the count is already zero, except that, as in Java, an interrupt status
 // that is already set is checked first. If the current thread is interrupted before or while
-// waiting, Await returns thread.ErrInterrupted and clears the status. It ports
+// waiting, Await returns [thread.ErrInterrupted] and clears the status. It ports
 // CountDownLatch.await().
 func (l *CountDownLatch) Await() error {
 	_, err := l.await(-1)
@@ -98,7 +98,7 @@ func (l *CountDownLatch) await(d time.Duration) (bool, error) {
 	return l.s.q.Acquire(&l.s, 1, true, waitq.Wait{Timeout: d, Interruptible: true, Reason: rt.ParkWaiting, Blocker: l})
 }
 
-// String returns "CountDownLatch@<addr>[Count = N]", as Java's toString.
+// String returns "[CountDownLatch]@<addr>[Count = N]", as Java's toString.
 func (l *CountDownLatch) String() string {
 	return fmt.Sprintf("CountDownLatch@%p[Count = %d]", l, l.Count())
 }

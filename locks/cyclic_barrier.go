@@ -7,23 +7,25 @@ import (
 	"github.com/loomgo/loom/thread"
 )
 
-// ErrBrokenBarrier is Java's BrokenBarrierException: a CyclicBarrier was broken (a party was
+// ErrBrokenBarrier is Java's BrokenBarrierException: a [CyclicBarrier] was broken (a party was
 // interrupted or timed out, the barrier action panicked, or Reset was called) while, or before,
 // the caller waited.
 var ErrBrokenBarrier = errors.New("locks: broken barrier")
 
-// ErrTimeout is Java's TimeoutException from CyclicBarrier.await(timeout): the wait timed out
-// (and broke the barrier).
-var ErrTimeout = errors.New("locks: timeout")
+// ErrTimeout is Java's TimeoutException from CyclicBarrier.await(timeout) (the wait timed out and
+// broke the barrier), Phaser.awaitAdvanceInterruptibly(phase, timeout) and
+// Exchanger.exchange(x, timeout). It is [thread.ErrTimeout], the one TimeoutException of every
+// loom package (a future's timed Get returns it too).
+var ErrTimeout = thread.ErrTimeout
 
 // A CyclicBarrier lets a fixed number of threads (parties) wait for each other: each calls
 // Await, and all return once the last one arrives, after that one has run the optional barrier
 // action. The barrier then resets for the next round. It ports
-// java.util.concurrent.CyclicBarrier, built as Java builds it from a ReentrantLock and a
+// java.util.concurrent.CyclicBarrier, built as Java builds it from a [ReentrantLock] and a
 // Condition. A CyclicBarrier must not be copied after first use.
 //
 // All-or-none: if one party leaves early (interrupted, timed out) or the action panics, the
-// barrier is broken: every waiting party and every later Await gets ErrBrokenBarrier, until
+// barrier is broken: every waiting party and every later Await gets [ErrBrokenBarrier], until
 // Reset. A virtual thread unmounts while it waits. Actions before Await in each party
 // synchronize before the barrier action, which synchronizes before every Await returns.
 type CyclicBarrier struct {
@@ -40,7 +42,7 @@ type generation struct{ broken bool }
 
 // NewCyclicBarrier returns a barrier for parties threads that runs action (which may be nil)
 // in the last thread to arrive, before releasing the others. It panics with
-// thread.ErrIllegalArgument if parties <= 0. It ports new CyclicBarrier(parties, action).
+// [thread.ErrIllegalArgument] if parties <= 0. It ports new [CyclicBarrier](parties, action).
 func NewCyclicBarrier(parties int, action func()) *CyclicBarrier {
 	if parties <= 0 {
 		panicIAE("parties %d <= 0", parties)
@@ -52,15 +54,15 @@ func NewCyclicBarrier(parties int, action func()) *CyclicBarrier {
 
 // Await waits until all parties have called Await on this barrier, and returns the caller's
 // arrival index: Parties()-1 for the first to arrive, 0 for the last (which ran the action).
-// It returns ErrBrokenBarrier if the barrier is or becomes broken while waiting, and
-// thread.ErrInterrupted (status cleared, barrier broken) if the current thread is interrupted
+// It returns [ErrBrokenBarrier] if the barrier is or becomes broken while waiting, and
+// [thread.ErrInterrupted] (status cleared, barrier broken) if the current thread is interrupted
 // before or while waiting. If the action panics, the barrier is broken and the panic goes on in
-// the thread that ran it; runtime.Goexit in the action breaks the barrier too. It ports
+// the thread that ran it; [runtime.Goexit] in the action breaks the barrier too. It ports
 // CyclicBarrier.await().
 func (b *CyclicBarrier) Await() (int, error) { return b.await(-1) }
 
 // AwaitTimeout is Await that gives up after d: it then breaks the barrier and returns
-// ErrTimeout (d <= 0 times out at once unless the caller is the last party). It ports
+// [ErrTimeout] (d <= 0 times out at once unless the caller is the last party). It ports
 // CyclicBarrier.await(long, TimeUnit).
 func (b *CyclicBarrier) AwaitTimeout(d time.Duration) (int, error) { return b.await(max(d, 0)) }
 
@@ -154,7 +156,7 @@ func (b *CyclicBarrier) NumberWaiting() int {
 	return b.parties - b.count
 }
 
-// Reset breaks the current round, so its waiting parties return ErrBrokenBarrier, and starts a
+// Reset breaks the current round, so its waiting parties return [ErrBrokenBarrier], and starts a
 // fresh one. It ports reset().
 func (b *CyclicBarrier) Reset() {
 	b.lock.Lock()

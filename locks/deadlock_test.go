@@ -52,8 +52,7 @@ func TestDeadlockTwoLocksFormACycleOfOwners(t *testing.T) {
 		defer b.Unlock()
 		gotB.CountDown()
 		gotA.Await()
-		a.Lock() // gets a once t1 gives up
-		a.Unlock()
+		getThrough(t, &a) // gets a once t1 gives up
 	})
 	eventually(t, "both blocked", func() bool { return a.HasQueuedThread(t2) && b.HasQueuedThread(t1) })
 	if t1.Blocker() != &b || t2.Blocker() != &a || a.Owner() != t1 || b.Owner() != t2 {

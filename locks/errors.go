@@ -10,17 +10,17 @@ import (
 
 // ErrIllegalMonitorState is Java's IllegalMonitorStateException: unlocking a lock, exiting a
 // monitor, or waiting on or signalling a condition or monitor without holding it. It is raised
-// by a panic whose value wraps it, so recover() and errors.Is can recognise it.
+// by a panic whose value wraps it, so recover() and [errors.Is] can recognise it.
 var ErrIllegalMonitorState = errors.New("locks: current thread is not owner")
 
 // ErrMaxCount is Java's Error("Maximum lock count exceeded") and Error("Maximum permit count
-// exceeded"): a hold count (ReentrantLock, Monitor, either lock of a ReentrantReadWriteLock) would
-// pass 2,147,483,647, or a Semaphore's permit count would pass math.MaxInt. It is raised by a
+// exceeded"): a hold count ([ReentrantLock], Monitor, either lock of a [ReentrantReadWriteLock]) would
+// pass 2,147,483,647, or a Semaphore's permit count would pass [math.MaxInt]. It is raised by a
 // panic whose value wraps it and names the count, and the count is left as it was.
 var ErrMaxCount = errors.New("locks: maximum count exceeded")
 
-// ErrCountUnderflow is Java's Error("Permit count underflow"): Semaphore.ReducePermits would take
-// the permit count below math.MinInt. It is raised by a panic whose value wraps it, and the count
+// ErrCountUnderflow is Java's Error("Permit count underflow"): [Semaphore.ReducePermits] would take
+// the permit count below [math.MinInt]. It is raised by a panic whose value wraps it, and the count
 // is left as it was.
 var ErrCountUnderflow = errors.New("locks: count underflow")
 

@@ -67,12 +67,12 @@ func NewExchanger[T any]() *Exchanger[T] { return &Exchanger[T]{} }
 // Exchange waits for another thread to arrive at this exchange point (unless one is already
 // waiting), transfers x to it, and returns the value it brought. A virtual thread unmounts while
 // it waits. If the current thread is interrupted while it waits for a partner (or arrives with
-// its status set and nobody waiting), Exchange returns thread.ErrInterrupted and clears the
+// its status set and nobody waiting), Exchange returns [thread.ErrInterrupted] and clears the
 // status, and x is not given to anyone; once a partner has taken x the exchange completes even
 // if an interrupt comes (the status is then left set). It ports Exchanger.exchange(V).
 func (e *Exchanger[T]) Exchange(x T) (T, error) { return e.exchange(x, -1) }
 
-// ExchangeTimeout is Exchange that gives up with ErrTimeout once d has elapsed without a
+// ExchangeTimeout is Exchange that gives up with [ErrTimeout] once d has elapsed without a
 // partner (d <= 0: only an already waiting partner is taken). It ports Exchanger.exchange(V,
 // long, TimeUnit).
 func (e *Exchanger[T]) ExchangeTimeout(x T, d time.Duration) (T, error) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/locks"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -39,4 +40,32 @@ func ids(ths []*thread.Thread) []int64 {
 		r = append(r, th.ThreadID())
 	}
 	return r
+}
+
+// getThrough is the body of a thread that only has to get past l: it acquires l, checks that the
+// calling thread then holds it once, and releases it.
+func getThrough(t testing.TB, l *locks.ReentrantLock) {
+	l.Lock()
+	if !l.IsHeldByCurrentThread() || l.HoldCount() != 1 {
+		t.Errorf("Lock returned with IsHeldByCurrentThread %v, HoldCount %d", l.IsHeldByCurrentThread(), l.HoldCount())
+	}
+	l.Unlock()
+}
+
+// readThrough and writeThrough are getThrough for the read and the write lock of rw.
+func readThrough(t testing.TB, rw *locks.ReentrantReadWriteLock) {
+	rw.ReadLock().Lock()
+	if n := rw.ReadHoldCount(); n != 1 {
+		t.Errorf("ReadLock().Lock returned with ReadHoldCount %d", n)
+	}
+	rw.ReadLock().Unlock()
+}
+
+func writeThrough(t testing.TB, rw *locks.ReentrantReadWriteLock) {
+	rw.WriteLock().Lock()
+	if !rw.IsWriteLockedByCurrentThread() || rw.WriteHoldCount() != 1 {
+		t.Errorf("WriteLock().Lock returned with IsWriteLockedByCurrentThread %v, WriteHoldCount %d",
+			rw.IsWriteLockedByCurrentThread(), rw.WriteHoldCount())
+	}
+	rw.WriteLock().Unlock()
 }

@@ -20,17 +20,16 @@ import (
 
 // exclusiveLock is what ReentrantLock and Monitor have in common, for the checks below.
 type exclusiveLock struct {
-	name                  string
-	lock                  func()
-	tryLock               func() bool
-	tryLockTimeout        func(time.Duration) bool
-	unlock                func()
-	held                  func() bool
-	holds                 func() int
-	owner                 func() *thread.Thread
-	locked                func() bool
-	waitOrSignal          func() // must panic with ErrIllegalMonitorState unless held
-	mustNotBeHeld, isHeld string
+	name           string
+	lock           func()
+	tryLock        func() bool
+	tryLockTimeout func(time.Duration) bool
+	unlock         func()
+	held           func() bool
+	holds          func() int
+	owner          func() *thread.Thread
+	locked         func() bool
+	waitOrSignal   func() // must panic with ErrIllegalMonitorState unless held
 }
 
 func exclusiveLocks() []exclusiveLock {

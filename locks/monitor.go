@@ -16,26 +16,26 @@ import (
 
 // A Monitor is Java's per-object monitor: the lock that synchronized blocks take, with its
 // wait set (Object.wait, notify, notifyAll). The zero value is a free monitor with no waiters;
-// MonitorOf gives the monitor of any pointer, as synchronized (obj) does. A Monitor must not be
+// [MonitorOf] gives the monitor of any pointer, as synchronized (obj) does. A Monitor must not be
 // copied after first use.
 //
-// A Monitor is reentrant and owned by a thread (thread.Current(), which also works on
+// A Monitor is reentrant and owned by a thread ([thread.Current](), which also works on
 // goroutines loom did not start). Entering a monitor another thread holds blocks, in the
 // BLOCKED state, and is not interruptible. Wait releases every hold, waits for Notify,
 // NotifyAll, a timeout or an interrupt, and re-enters with the same hold count.
 //
 // What a monitor does to a virtual thread depends on the scheduler's pinning mode:
 //
-//   - thread.PinNone (Java 24+, JEP 491, the default): nothing special; a virtual thread
+//   - [thread.PinNone] (Java 24+, JEP 491, the default): nothing special; a virtual thread
 //     unmounts while blocked entering, while waiting, and while it parks (sleeps, locks, ...)
 //     inside the monitor.
-//   - thread.PinSynchronized (Java 21-23): a virtual thread that holds a monitor is pinned: if
-//     it parks (a Sleep, a ReentrantLock, a queue) it keeps its carrier, and so does a
+//   - [thread.PinSynchronized] (Java 21-23): a virtual thread that holds a monitor is pinned: if
+//     it parks (a Sleep, a [ReentrantLock], a queue) it keeps its carrier, and so does a
 //     contended Enter. Wait keeps the carrier too, but the scheduler compensates with a
 //     temporary extra carrier. Pinned parks longer than the threshold are reported to
 //     SchedulerOptions.OnPinned with reason "MONITOR".
 //
-// Misuse panics with ErrIllegalMonitorState: Exit, Wait, Notify or NotifyAll by a thread that
+// Misuse panics with [ErrIllegalMonitorState]: Exit, Wait, Notify or NotifyAll by a thread that
 // does not hold the monitor. Exit synchronizes before the Enter that next acquires it.
 type Monitor struct {
 	_ noCopy
@@ -46,7 +46,7 @@ type Monitor struct {
 // Enter acquires the monitor, blocking (state BLOCKED) while another thread holds it, and adds
 // a hold if the current thread already does: the start of a synchronized block. It is not
 // interruptible: an interrupt while blocked is kept as the thread's status. Under
-// thread.PinSynchronized a blocked virtual thread keeps its carrier; otherwise it unmounts.
+// [thread.PinSynchronized] a blocked virtual thread keeps its carrier; otherwise it unmounts.
 func (m *Monitor) Enter() {
 	if g := rt.Checked(goid.Get()); m.s.owner.CompareAndSwap(0, g) { // g := gid(), inlined
 		m.s.took(g)
@@ -90,7 +90,7 @@ func (m *Monitor) TryEnter() bool {
 
 // Exit releases one hold: the end of a synchronized block. The monitor is free when the last
 // hold is released, and a thread blocked in Enter is then woken. It panics with
-// ErrIllegalMonitorState if the current thread does not hold the monitor.
+// [ErrIllegalMonitorState] if the current thread does not hold the monitor.
 func (m *Monitor) Exit() {
 	t := m.s.last.Load() // the current thread, if it owns m (else release panics)
 	if m.s.release(rt.Checked(goid.Get())) {
@@ -112,20 +112,20 @@ func (m *Monitor) Synchronized(fn func()) {
 // another thread holds it) with the same hold count before it returns. It may return
 // spuriously, so wait in a loop on a condition. It ports Object.wait().
 //
-// Interrupts: if the interrupt status is already set, Wait returns thread.ErrInterrupted at once
+// Interrupts: if the interrupt status is already set, Wait returns [thread.ErrInterrupted] at once
 // (still holding the monitor) and clears it; if the thread is interrupted while waiting, Wait
-// re-enters the monitor and then returns thread.ErrInterrupted with the status cleared; if the
+// re-enters the monitor and then returns [thread.ErrInterrupted] with the status cleared; if the
 // interrupt comes after a notification, Wait returns nil and leaves the status set. A
 // notification is never lost to an interrupt: Notify skips a waiter that has already given up.
 //
-// Under thread.PinSynchronized a virtual thread keeps its carrier while it waits and the
+// Under [thread.PinSynchronized] a virtual thread keeps its carrier while it waits and the
 // scheduler adds a temporary carrier in compensation; otherwise it unmounts. It panics with
-// ErrIllegalMonitorState if the current thread does not hold the monitor.
+// [ErrIllegalMonitorState] if the current thread does not hold the monitor.
 func (m *Monitor) Wait() error { return m.wait(-1) }
 
 // WaitTimeout is Wait that also returns (with nil) once d has elapsed without a notification.
 // As Java's wait(0), WaitTimeout(0) waits without a timeout. It panics with
-// thread.ErrIllegalArgument if d < 0 ("timeout value is negative"). It ports Object.wait(long).
+// [thread.ErrIllegalArgument] if d < 0 ("timeout value is negative"). It ports Object.wait(long).
 func (m *Monitor) WaitTimeout(d time.Duration) error {
 	if d < 0 {
 		panicIAE("timeout value is negative")
@@ -152,7 +152,7 @@ func (m *Monitor) wait(d time.Duration) error {
 // Notify wakes one thread waiting on the monitor (the longest-waiting), if any; it returns from
 // Wait after re-entering the monitor, once the caller has released it. From the notification on
 // it waits to re-enter: it is BLOCKED, with the monitor as its Blocker, while the caller still
-// holds the monitor. A Notify with no waiter is lost. It panics with ErrIllegalMonitorState if the current thread does not hold the
+// holds the monitor. A Notify with no waiter is lost. It panics with [ErrIllegalMonitorState] if the current thread does not hold the
 // monitor. It ports Object.notify().
 func (m *Monitor) Notify() {
 	if !m.s.heldByCurrent() {
@@ -162,7 +162,7 @@ func (m *Monitor) Notify() {
 }
 
 // NotifyAll wakes every thread waiting on the monitor; each is BLOCKED until it re-enters in
-// turn, as after Notify. It panics with ErrIllegalMonitorState
+// turn, as after Notify. It panics with [ErrIllegalMonitorState]
 // if the current thread does not hold the monitor. It ports Object.notifyAll().
 func (m *Monitor) NotifyAll() {
 	if !m.s.heldByCurrent() {
@@ -219,11 +219,11 @@ var objectMonitors struct {
 // MonitorOf returns the monitor of the object p points to, the same one for the object's
 // whole life: MonitorOf(obj).Synchronized(fn) is synchronized (obj) { fn() }. The table of
 // monitors does not keep the object alive, and forgets the monitor once the object has been
-// collected. It panics with thread.ErrNilArgument if p is nil.
+// collected. It panics with [thread.ErrNilArgument] if p is nil.
 //
 // T must not be zero-size: Go may give every zero-size allocation (new(struct{}), a [0]int) the
 // same address, so distinct objects would share one monitor and a Notify would wake the wrong
-// waiter. MonitorOf panics with thread.ErrIllegalArgument for a zero-size T. Java's
+// waiter. MonitorOf panics with [thread.ErrIllegalArgument] for a zero-size T. Java's
 // `final Object lock = new Object()` ports to `lock := new(locks.Monitor)` (a Monitor is its
 // own lock object); to synchronize on a value of your own, give its type a field.
 func MonitorOf[T any](p *T) *Monitor {

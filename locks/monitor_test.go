@@ -318,9 +318,9 @@ func TestMonitorMutualExclusion(t *testing.T) {
 }
 
 func TestMonitorOfSameObjectSameMonitor(t *testing.T) {
-	type obj struct{ x int }
+	type obj struct{ _ int } // not zero-size, so a and b have distinct addresses
 	a, b := &obj{}, &obj{}
-	if locks.MonitorOf(a) != locks.MonitorOf(a) {
+	if first, again := locks.MonitorOf(a), locks.MonitorOf(a); first != again {
 		t.Error("two monitors for one object")
 	}
 	if locks.MonitorOf(a) == locks.MonitorOf(b) {

@@ -1,7 +1,6 @@
 package locks
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -58,7 +57,8 @@ import (
 
 // ErrIllegalState is Java's IllegalStateException from a Phaser: registering more than 65535
 // parties, or arriving when no party is unarrived. It is raised by a panic whose value wraps it.
-var ErrIllegalState = errors.New("locks: illegal state")
+// It is [thread.ErrIllegalState], the one IllegalStateException of every loom package.
+var ErrIllegalState = thread.ErrIllegalState
 
 const (
 	phMaxParties    = 0xffff
@@ -104,8 +104,8 @@ func phaseBits(phase int) uint64 { return uint64(uint32(int32(phase))) << phPhas
 //
 // Phasers may be tiered: a phaser made with [WithParent] is registered as one party of its
 // parent while it has parties of its own, so large groups can share one barrier without all
-// contending on one word. Phase numbers are Java's ints: they wrap to 0 after math.MaxInt32,
-// and are negative (phase + math.MinInt32) once the phaser is terminated, which every method
+// contending on one word. Phase numbers are Java's ints: they wrap to 0 after [math.MaxInt32],
+// and are negative (phase + [math.MinInt32]) once the phaser is terminated, which every method
 // that returns a phase then reports. A virtual thread that waits unmounts. Actions before an
 // arrival synchronize before the advance that the arrival (or a later one) triggers, which
 // synchronizes before every wait for that advance returns.
@@ -119,7 +119,7 @@ type Phaser struct {
 	waiters   phaserWaiters // used on roots only
 }
 
-// A PhaserOption configures NewPhaser.
+// A PhaserOption configures [NewPhaser].
 type PhaserOption interface{ apply(*Phaser) }
 
 type phaserOption func(*Phaser)
@@ -138,15 +138,15 @@ func WithParent(parent *Phaser) PhaserOption {
 // advances the phaser, with the phase being completed and the number of parties registered for
 // the next one, while no party can arrive; if it returns true the phaser terminates instead of
 // advancing. Only the root of a tree of phasers calls its onAdvance. The default terminates
-// when no parties are left (registeredParties == 0). If f panics or calls runtime.Goexit, the
+// when no parties are left (registeredParties == 0). If f panics or calls [runtime.Goexit], the
 // phaser is terminated (see the type's documentation) and the panic goes on.
 func WithOnAdvance(f func(phase, registeredParties int) bool) PhaserOption {
 	return phaserOption(func(p *Phaser) { p.onAdvance = f })
 }
 
 // NewPhaser returns a phaser with parties registered, configured by opts. It panics with
-// thread.ErrIllegalArgument if parties is negative or above 65535. It ports new Phaser(parties)
-// and, with WithParent, new Phaser(parent, parties).
+// [thread.ErrIllegalArgument] if parties is negative or above 65535. It ports new Phaser(parties)
+// and, with [WithParent], new Phaser(parent, parties).
 func NewPhaser(parties int, opts ...PhaserOption) *Phaser {
 	if parties < 0 || parties > phMaxParties {
 		panicIAE("illegal number of parties %d", parties)
@@ -358,13 +358,13 @@ func (p *Phaser) firstChildRegistration(s, adjust uint64) (phase int, done bool)
 
 // Register adds one unarrived party and returns the phase it joins. If an advance is under
 // way it first waits for it to finish (a virtual thread unmounts). A child phaser with no
-// parties registers itself with its parent too. It panics with ErrIllegalState past 65535
+// parties registers itself with its parent too. It panics with [ErrIllegalState] past 65535
 // parties. On a terminated phaser it returns the negative phase and changes nothing. It ports
 // Phaser.register().
 func (p *Phaser) Register() int { return p.doRegister(1) }
 
 // BulkRegister adds parties unarrived parties, as Register does, and returns the phase they
-// join. It panics with thread.ErrIllegalArgument if parties is negative and ErrIllegalState
+// join. It panics with [thread.ErrIllegalArgument] if parties is negative and [ErrIllegalState]
 // past 65535 parties. It ports Phaser.bulkRegister.
 func (p *Phaser) BulkRegister(parties int) int {
 	if parties < 0 {
@@ -378,20 +378,20 @@ func (p *Phaser) BulkRegister(parties int) int {
 
 // Arrive records the arrival of one party without waiting, and returns the arrival phase (the
 // phase the arrival belongs to; negative if terminated). The last arrival of a phase advances
-// the phaser and wakes the waiters. It panics with ErrIllegalState if no party is unarrived. It
+// the phaser and wakes the waiters. It panics with [ErrIllegalState] if no party is unarrived. It
 // ports Phaser.arrive().
 func (p *Phaser) Arrive() int { return p.doArrive(phOneArrival) }
 
 // ArriveAndDeregister records the arrival of one party and removes it, without waiting, and
 // returns the arrival phase. A child left with no parties deregisters from its parent; a root
-// left with none terminates (unless onAdvance says otherwise). It panics with ErrIllegalState
+// left with none terminates (unless onAdvance says otherwise). It panics with [ErrIllegalState]
 // if no party is unarrived. It ports Phaser.arriveAndDeregister().
 func (p *Phaser) ArriveAndDeregister() int { return p.doArrive(phOneDeregister) }
 
 // ArriveAndAwaitAdvance records the arrival of one party and waits for the others, as
-// CyclicBarrier.Await does. It returns the phase after the advance (negative if terminated).
+// [CyclicBarrier.Await] does. It returns the phase after the advance (negative if terminated).
 // It is not interruptible: an interrupt while waiting sets the status on return. It panics with
-// ErrIllegalState if no party is unarrived. It ports Phaser.arriveAndAwaitAdvance().
+// [ErrIllegalState] if no party is unarrived. It ports Phaser.arriveAndAwaitAdvance().
 func (p *Phaser) ArriveAndAwaitAdvance() int {
 	s, phase, unarrived := p.arrival(phOneArrival)
 	switch {
@@ -428,13 +428,13 @@ func (p *Phaser) AwaitAdvance(phase int) int {
 }
 
 // AwaitAdvanceInterruptibly is AwaitAdvance that gives up if the current thread is
-// interrupted, before or while waiting: it then returns thread.ErrInterrupted and clears the
+// interrupted, before or while waiting: it then returns [thread.ErrInterrupted] and clears the
 // status, leaving the phaser unchanged. It ports Phaser.awaitAdvanceInterruptibly(int).
 func (p *Phaser) AwaitAdvanceInterruptibly(phase int) (int, error) {
 	return p.awaitInterruptibly(phase, -1)
 }
 
-// AwaitAdvanceTimeout is AwaitAdvanceInterruptibly that gives up after d with ErrTimeout
+// AwaitAdvanceTimeout is AwaitAdvanceInterruptibly that gives up after d with [ErrTimeout]
 // (d <= 0 only looks). It ports Phaser.awaitAdvanceInterruptibly(int, long, TimeUnit).
 func (p *Phaser) AwaitAdvanceTimeout(phase int, d time.Duration) (int, error) {
 	return p.awaitInterruptibly(phase, max(d, 0))
@@ -468,7 +468,7 @@ func (p *Phaser) ForceTermination() {
 	}
 }
 
-// Phase returns the current phase: the root's phase, negative (phase + math.MinInt32) once
+// Phase returns the current phase: the root's phase, negative (phase + [math.MinInt32]) once
 // terminated. It ports Phaser.getPhase().
 func (p *Phaser) Phase() int { return phaseOf(p.rootPhaser().load()) }
 

@@ -290,7 +290,7 @@ func TestPinningLockWaitInsideMonitor(t *testing.T) {
 			var m locks.Monitor
 			l.Lock()
 			waiter := thread.OfVirtual().Scheduler(s).Start(func() {
-				m.Synchronized(func() { l.Lock(); l.Unlock() })
+				m.Synchronized(func() { getThrough(t, &l) })
 			})
 			eventually(t, "waiter queued", func() bool { return l.HasQueuedThread(waiter) })
 			other := thread.OfVirtual().Scheduler(s).Start(func() {})

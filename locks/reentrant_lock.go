@@ -13,23 +13,23 @@ import (
 // A ReentrantLock is a reentrant mutual-exclusion lock owned by a thread: the thread that
 // locked it last and has not yet unlocked it as many times. It ports
 // java.util.concurrent.locks.ReentrantLock. The zero value is an unlocked non-fair lock;
-// NewReentrantLock(true) makes a fair one. A ReentrantLock must not be copied after first use.
+// [NewReentrantLock](true) makes a fair one. A ReentrantLock must not be copied after first use.
 //
 // Waiting threads queue in FIFO order. A non-fair lock lets a thread that arrives just as the
 // lock is released take it ahead of the queue (barging), which gives much better throughput; a
 // fair lock grants it to the longest-waiting thread (TryLock still barges, as in Java).
 //
 // A virtual thread waiting for the lock unmounts (unless it is pinned, e.g. inside a Monitor
-// under PinSynchronized). Unlike a sync.Mutex, the lock knows its owner: only the owner may
+// under PinSynchronized). Unlike a [sync.Mutex], the lock knows its owner: only the owner may
 // unlock it, and the owner may lock it again. Unlock synchronizes before the Lock that next
-// acquires it. ReentrantLock implements sync.Locker.
+// acquires it. ReentrantLock implements [sync.Locker].
 type ReentrantLock struct {
 	_    noCopy
 	s    exclusive
 	fair bool
 }
 
-// NewReentrantLock returns an unlocked lock, fair or not. It ports new ReentrantLock(fair).
+// NewReentrantLock returns an unlocked lock, fair or not. It ports new [ReentrantLock](fair).
 func NewReentrantLock(fair bool) *ReentrantLock {
 	return &ReentrantLock{fair: fair}
 }
@@ -37,7 +37,7 @@ func NewReentrantLock(fair bool) *ReentrantLock {
 // Lock acquires the lock, blocking until it is free, and adds one hold if the current thread
 // already owns it. A virtual thread unmounts while it waits. Lock is not interruptible: an
 // interrupt while waiting is remembered and the interrupt status is set when Lock returns. It
-// panics with ErrMaxCount past 2,147,483,647 holds. It ports ReentrantLock.lock().
+// panics with [ErrMaxCount] past 2,147,483,647 holds. It ports ReentrantLock.lock().
 func (l *ReentrantLock) Lock() {
 	g := rt.Checked(goid.Get()) // gid(), inlined
 	if !l.fair && l.s.owner.CompareAndSwap(0, g) {
@@ -55,7 +55,7 @@ func (l *ReentrantLock) lockSlow(g int64) {
 }
 
 // LockInterruptibly is Lock that gives up when the current thread is interrupted, before
-// (even if the lock is free) or while waiting: it then returns thread.ErrInterrupted, clears
+// (even if the lock is free) or while waiting: it then returns [thread.ErrInterrupted], clears
 // the interrupt status and holds nothing. It ports ReentrantLock.lockInterruptibly().
 func (l *ReentrantLock) LockInterruptibly() error {
 	if interrupted() {
@@ -78,7 +78,7 @@ func (l *ReentrantLock) TryLock() bool {
 // TryLockTimeout acquires the lock if it becomes available within d, and reports whether it
 // did; a virtual thread unmounts while it waits. It honours fairness: TryLockTimeout(0) on a
 // fair lock with queued threads fails at once. If the current thread is interrupted before or
-// while waiting it returns false, thread.ErrInterrupted and clears the interrupt status. On
+// while waiting it returns false, [thread.ErrInterrupted] and clears the interrupt status. On
 // failure nothing is held. It ports ReentrantLock.tryLock(long, TimeUnit).
 func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 	if interrupted() {
@@ -94,7 +94,7 @@ func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 }
 
 // Unlock removes one hold; the lock is free when the last hold is removed, and the
-// longest-waiting thread is then woken. It panics with ErrIllegalMonitorState if the current
+// longest-waiting thread is then woken. It panics with [ErrIllegalMonitorState] if the current
 // thread does not own the lock (including when it is unlocked). It ports ReentrantLock.unlock().
 func (l *ReentrantLock) Unlock() {
 	if l.s.release(rt.Checked(goid.Get())) {
@@ -130,7 +130,7 @@ func (l *ReentrantLock) Owner() *thread.Thread { return l.s.ownerThread() }
 func (l *ReentrantLock) HasQueuedThreads() bool { return l.s.q.HasQueuedThreads() }
 
 // HasQueuedThread reports whether t is waiting to acquire the lock. It panics with
-// thread.ErrNilArgument if t is nil. It ports ReentrantLock.hasQueuedThread.
+// [thread.ErrNilArgument] if t is nil. It ports ReentrantLock.hasQueuedThread.
 func (l *ReentrantLock) HasQueuedThread(t *thread.Thread) bool {
 	if t == nil {
 		panicNil("thread")
@@ -146,9 +146,9 @@ func (l *ReentrantLock) QueueLength() int { return l.s.q.Len() }
 // ports ReentrantLock.getQueuedThreads().
 func (l *ReentrantLock) QueuedThreads() []*thread.Thread { return l.s.q.Threads() }
 
-// HasWaiters reports whether any thread is waiting on c. It panics with thread.ErrNilArgument
-// if c is nil, thread.ErrIllegalArgument if c belongs to another lock, and
-// ErrIllegalMonitorState if the current thread does not own l. It ports
+// HasWaiters reports whether any thread is waiting on c. It panics with [thread.ErrNilArgument]
+// if c is nil, [thread.ErrIllegalArgument] if c belongs to another lock, and
+// [ErrIllegalMonitorState] if the current thread does not own l. It ports
 // ReentrantLock.hasWaiters.
 func (l *ReentrantLock) HasWaiters(c *Condition) bool {
 	l.checkCondition(c)
@@ -181,7 +181,7 @@ func (l *ReentrantLock) checkCondition(c *Condition) {
 	}
 }
 
-// String returns "ReentrantLock@<addr>[Unlocked]" or "...[Locked by thread <name>]", as Java's
+// String returns "[ReentrantLock]@<addr>[Unlocked]" or "...[Locked by thread <name>]", as Java's
 // toString.
 func (l *ReentrantLock) String() string {
 	return fmt.Sprintf("ReentrantLock@%p%s", l, lockState(l.s.ownerThread(), l.IsLocked()))

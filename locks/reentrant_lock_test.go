@@ -92,7 +92,7 @@ func TestReentrantLockTryLockBargesOnFairLockButTryLockTimeoutZeroDoesNot(t *tes
 	var waiter *thread.Thread
 	owner := thread.OfVirtual().Scheduler(s).Start(func() {
 		l.Lock()
-		waiter = thread.OfVirtual().Scheduler(s).Start(func() { l.Lock(); l.Unlock() })
+		waiter = thread.OfVirtual().Scheduler(s).Start(func() { getThrough(t, l) })
 		for !l.HasQueuedThread(waiter) {
 			thread.Yield()
 		}
@@ -225,7 +225,7 @@ func TestReentrantLockLockIsNotInterruptible(t *testing.T) {
 func TestReentrantLockWaitingThreadIsWaitingOnTheLock(t *testing.T) {
 	var l locks.ReentrantLock
 	l.Lock()
-	th := startVirtual(func() { l.Lock(); l.Unlock() })
+	th := startVirtual(func() { getThrough(t, &l) })
 	testutil.WaitState(t, th, thread.Waiting)
 	if b := th.Blocker(); b != &l {
 		t.Errorf("Blocker() = %v, want the lock", b)
@@ -247,9 +247,9 @@ func TestReentrantLockHasQueuedThreadsAndQueueLength(t *testing.T) {
 			t.Fatal("queued threads on a fresh lock")
 		}
 		l.Lock()
-		t1 := startVirtual(func() { l.Lock(); l.Unlock() })
+		t1 := startVirtual(func() { getThrough(t, l) })
 		eventually(t, "t1 queued", func() bool { return l.QueueLength() == 1 })
-		t2 := thread.OfPlatform().Start(func() { l.Lock(); l.Unlock() })
+		t2 := thread.OfPlatform().Start(func() { getThrough(t, l) })
 		eventually(t, "t2 queued", func() bool { return l.QueueLength() == 2 })
 		if diff := cmp.Diff(ids([]*thread.Thread{t1, t2}), ids(l.QueuedThreads())); diff != "" {
 			t.Errorf("QueuedThreads (-want +got):\n%s", diff)

@@ -14,13 +14,13 @@ import (
 // A ReentrantReadWriteLock is a pair of locks: a read lock that many threads may hold at once
 // while no thread writes, and a write lock that one thread holds alone. It ports
 // java.util.concurrent.locks.ReentrantReadWriteLock. The zero value is an unlocked non-fair
-// lock; NewReentrantReadWriteLock(true) makes a fair one. Use ReadLock and WriteLock to lock;
-// both implement sync.Locker. A ReentrantReadWriteLock must not be copied after first use.
+// lock; [NewReentrantReadWriteLock](true) makes a fair one. Use [ReadLock] and [WriteLock] to lock;
+// both implement [sync.Locker]. A ReentrantReadWriteLock must not be copied after first use.
 //
 // Both locks are reentrant. The writer may also take the read lock, and then release the write
 // lock: that downgrades it to a read lock. Upgrading is not possible: a thread holding only the
-// read lock that calls WriteLock().Lock() waits for every reader to leave, itself included, so
-// it waits forever, as in Java (WriteLock().TryLock() just fails).
+// read lock that calls [WriteLock]().Lock() waits for every reader to leave, itself included, so
+// it waits forever, as in Java ([WriteLock]().TryLock() just fails).
 //
 // Waiting threads queue in FIFO order. In non-fair mode (the default) an arriving writer may
 // barge ahead of the queue, and an arriving reader may too unless the first queued thread is a
@@ -33,12 +33,12 @@ type ReentrantReadWriteLock struct {
 	s rwSync
 }
 
-// ReadLock is the read lock of a ReentrantReadWriteLock (ReentrantReadWriteLock.ReadLock). It
-// shares the memory of its ReentrantReadWriteLock.
+// ReadLock is the read lock of a [ReentrantReadWriteLock] ([ReentrantReadWriteLock.ReadLock]). It
+// shares the memory of its [ReentrantReadWriteLock].
 type ReadLock ReentrantReadWriteLock
 
-// WriteLock is the write lock of a ReentrantReadWriteLock (ReentrantReadWriteLock.WriteLock).
-// It shares the memory of its ReentrantReadWriteLock.
+// WriteLock is the write lock of a [ReentrantReadWriteLock] ([ReentrantReadWriteLock.WriteLock]).
+// It shares the memory of its [ReentrantReadWriteLock].
 type WriteLock ReentrantReadWriteLock
 
 // rwSync packs the lock's state as Java does, with wider fields: the total read holds in the
@@ -62,7 +62,7 @@ func readCount(c int64) int64  { return c >> 32 }
 func writeCount(c int64) int64 { return c & writeMask }
 
 // NewReentrantReadWriteLock returns an unlocked read-write lock, fair or not. It ports
-// new ReentrantReadWriteLock(fair).
+// new [ReentrantReadWriteLock](fair).
 func NewReentrantReadWriteLock(fair bool) *ReentrantReadWriteLock {
 	rw := &ReentrantReadWriteLock{}
 	rw.s.fair = fair
@@ -179,7 +179,7 @@ func (rw *ReentrantReadWriteLock) wait(interruptible bool, d time.Duration) wait
 
 // Lock acquires the read lock, blocking while another thread holds the write lock (or, by the
 // fairness policy, while a writer is queued). It is not interruptible: an interrupt while
-// waiting sets the interrupt status on return. It panics with ErrMaxCount past 2,147,483,647
+// waiting sets the interrupt status on return. It panics with [ErrMaxCount] past 2,147,483,647
 // read holds. It ports ReentrantReadWriteLock.ReadLock.lock().
 func (r *ReadLock) Lock() {
 	rw := (*ReentrantReadWriteLock)(r)
@@ -189,7 +189,7 @@ func (r *ReadLock) Lock() {
 	}
 }
 
-// LockInterruptibly is Lock that returns thread.ErrInterrupted (status cleared, nothing held)
+// LockInterruptibly is Lock that returns [thread.ErrInterrupted] (status cleared, nothing held)
 // if the current thread is interrupted before or while waiting. It ports
 // ReadLock.lockInterruptibly().
 func (r *ReadLock) LockInterruptibly() error {
@@ -212,7 +212,7 @@ func (r *ReadLock) TryLock() bool {
 
 // TryLockTimeout acquires the read lock if it becomes available within d, honouring fairness,
 // and reports whether it did. If the current thread is interrupted before or while waiting it
-// returns false, thread.ErrInterrupted and clears the status. It ports
+// returns false, [thread.ErrInterrupted] and clears the status. It ports
 // ReadLock.tryLock(long, TimeUnit).
 func (r *ReadLock) TryLockTimeout(d time.Duration) (bool, error) {
 	if interrupted() {
@@ -229,7 +229,7 @@ func (r *ReadLock) TryLockTimeout(d time.Duration) (bool, error) {
 }
 
 // Unlock releases one read hold of the current thread; when no read holds are left, a waiting
-// writer may proceed. It panics with ErrIllegalMonitorState if the current thread does not hold
+// writer may proceed. It panics with [ErrIllegalMonitorState] if the current thread does not hold
 // the read lock. It ports ReadLock.unlock().
 func (r *ReadLock) Unlock() {
 	s := &(*ReentrantReadWriteLock)(r).s
@@ -241,19 +241,19 @@ func (r *ReadLock) Unlock() {
 	}
 }
 
-// NewCondition panics with ErrUnsupported: the read lock has no conditions, as in Java.
+// NewCondition panics with [ErrUnsupported]: the read lock has no conditions, as in Java.
 func (r *ReadLock) NewCondition() *Condition {
 	panic(fmt.Errorf("%w: read locks do not support conditions", ErrUnsupported))
 }
 
-// String returns "ReadLock@<addr>[Read locks = N]", as Java's toString.
+// String returns "[ReadLock]@<addr>[Read locks = N]", as Java's toString.
 func (r *ReadLock) String() string {
 	return fmt.Sprintf("ReadLock@%p[Read locks = %d]", r, (*ReentrantReadWriteLock)(r).ReadLockCount())
 }
 
 // Lock acquires the write lock, blocking while any other thread holds the read or write lock,
 // and adds a hold if the current thread already holds it. A thread that holds only the read
-// lock blocks forever (no upgrade). It is not interruptible. It panics with ErrMaxCount past
+// lock blocks forever (no upgrade). It is not interruptible. It panics with [ErrMaxCount] past
 // 2,147,483,647 holds. It ports WriteLock.lock().
 func (w *WriteLock) Lock() {
 	rw := (*ReentrantReadWriteLock)(w)
@@ -262,7 +262,7 @@ func (w *WriteLock) Lock() {
 	}
 }
 
-// LockInterruptibly is Lock that returns thread.ErrInterrupted (status cleared, nothing held)
+// LockInterruptibly is Lock that returns [thread.ErrInterrupted] (status cleared, nothing held)
 // if the current thread is interrupted before or while waiting. It ports
 // WriteLock.lockInterruptibly().
 func (w *WriteLock) LockInterruptibly() error {
@@ -286,7 +286,7 @@ func (w *WriteLock) TryLock() bool {
 
 // TryLockTimeout acquires the write lock if it becomes available within d, honouring fairness,
 // and reports whether it did. If the current thread is interrupted before or while waiting it
-// returns false, thread.ErrInterrupted and clears the status. It ports
+// returns false, [thread.ErrInterrupted] and clears the status. It ports
 // WriteLock.tryLock(long, TimeUnit).
 func (w *WriteLock) TryLockTimeout(d time.Duration) (bool, error) {
 	if interrupted() {
@@ -304,7 +304,7 @@ func (w *WriteLock) TryLockTimeout(d time.Duration) (bool, error) {
 
 // Unlock releases one write hold; when none are left the lock is free for readers and writers
 // (or, if the thread also took the read lock, downgraded to that read lock). It panics with
-// ErrIllegalMonitorState if the current thread does not hold the write lock. It ports
+// [ErrIllegalMonitorState] if the current thread does not hold the write lock. It ports
 // WriteLock.unlock().
 func (w *WriteLock) Unlock() {
 	s := &(*ReentrantReadWriteLock)(w).s
@@ -330,7 +330,7 @@ func (w *WriteLock) IsHeldByCurrentThread() bool {
 // HoldCount returns the current thread's write holds. It ports WriteLock.getHoldCount().
 func (w *WriteLock) HoldCount() int { return (*ReentrantReadWriteLock)(w).WriteHoldCount() }
 
-// String returns "WriteLock@<addr>[Unlocked]" or "...[Locked by thread <name>]".
+// String returns "[WriteLock]@<addr>[Unlocked]" or "...[Locked by thread <name>]".
 func (w *WriteLock) String() string {
 	rw := (*ReentrantReadWriteLock)(w)
 	return fmt.Sprintf("WriteLock@%p%s", w, lockState(rw.Owner(), rw.IsWriteLocked()))
@@ -380,7 +380,7 @@ func (rw *ReentrantReadWriteLock) Owner() *thread.Thread {
 func (rw *ReentrantReadWriteLock) HasQueuedThreads() bool { return rw.s.q.HasQueuedThreads() }
 
 // HasQueuedThread reports whether t waits for either lock. It panics with
-// thread.ErrNilArgument if t is nil. It ports hasQueuedThread.
+// [thread.ErrNilArgument] if t is nil. It ports hasQueuedThread.
 func (rw *ReentrantReadWriteLock) HasQueuedThread(t *thread.Thread) bool {
 	if t == nil {
 		panicNil("thread")
@@ -397,8 +397,8 @@ func (rw *ReentrantReadWriteLock) QueueLength() int { return rw.s.q.Len() }
 func (rw *ReentrantReadWriteLock) QueuedThreads() []*thread.Thread { return rw.s.q.Threads() }
 
 // HasWaiters reports whether any thread waits on c, a condition of the write lock. It panics
-// with thread.ErrNilArgument for a nil c, thread.ErrIllegalArgument for a condition of another
-// lock and ErrIllegalMonitorState unless the current thread holds the write lock. It ports
+// with [thread.ErrNilArgument] for a nil c, [thread.ErrIllegalArgument] for a condition of another
+// lock and [ErrIllegalMonitorState] unless the current thread holds the write lock. It ports
 // hasWaiters.
 func (rw *ReentrantReadWriteLock) HasWaiters(c *Condition) bool {
 	rw.checkCondition(c)
@@ -431,7 +431,7 @@ func (rw *ReentrantReadWriteLock) checkCondition(c *Condition) {
 	}
 }
 
-// String returns "ReentrantReadWriteLock@<addr>[Write locks = W, Read locks = R]", as Java's
+// String returns "[ReentrantReadWriteLock]@<addr>[Write locks = W, Read locks = R]", as Java's
 // toString.
 func (rw *ReentrantReadWriteLock) String() string {
 	c := rw.s.state.Load()

@@ -173,7 +173,7 @@ func TestReentrantReadWriteLockWriterWaitsForReadersAndReadersForWriter(t *testi
 func TestReentrantReadWriteLockDowngradeWriteToRead(t *testing.T) {
 	var rw locks.ReentrantReadWriteLock
 	rw.WriteLock().Lock()
-	reader := startVirtual(func() { rw.ReadLock().Lock(); rw.ReadLock().Unlock() })
+	reader := startVirtual(func() { readThrough(t, &rw) })
 	eventually(t, "reader queued", func() bool { return rw.HasQueuedThread(reader) })
 	rw.ReadLock().Lock() // the writer may read even with a queued reader
 	rw.WriteLock().Unlock()
@@ -194,7 +194,7 @@ func TestReentrantReadWriteLockDowngradeWriteToRead(t *testing.T) {
 func TestReentrantReadWriteLockWriterReentersWithQueuedThreads(t *testing.T) {
 	rw := locks.NewReentrantReadWriteLock(true)
 	rw.WriteLock().Lock()
-	w2 := startVirtual(func() { rw.WriteLock().Lock(); rw.WriteLock().Unlock() })
+	w2 := startVirtual(func() { writeThrough(t, rw) })
 	eventually(t, "writer queued", func() bool { return rw.HasQueuedThread(w2) })
 	rw.WriteLock().Lock()
 	if ok, _ := rw.WriteLock().TryLockTimeout(0); !ok {

@@ -13,7 +13,7 @@ import (
 
 // A Semaphore is a counting semaphore: a number of permits that Acquire takes, waiting until
 // enough are available, and Release gives back. It ports java.util.concurrent.Semaphore. The
-// zero value has no permits and is non-fair; NewSemaphore sets the permits and fairness. A
+// zero value has no permits and is non-fair; [NewSemaphore] sets the permits and fairness. A
 // Semaphore must not be copied after first use.
 //
 // Permits are just a count: no thread owns them, any thread may release, and releases may raise
@@ -26,9 +26,9 @@ import (
 // through TryAcquire and TryAcquireN, which always barge (as in Java). A virtual thread unmounts
 // while it waits. A Release synchronizes before the acquire that takes its permits returns.
 //
-// Negative permit arguments panic with thread.ErrIllegalArgument. The count never wraps around:
-// a release past math.MaxInt panics with ErrMaxCount, a reduction below math.MinInt with
-// ErrCountUnderflow, and an acquire from a count near math.MinInt simply finds too few permits.
+// Negative permit arguments panic with [thread.ErrIllegalArgument]. The count never wraps around:
+// a release past [math.MaxInt] panics with [ErrMaxCount], a reduction below [math.MinInt] with
+// [ErrCountUnderflow], and an acquire from a count near [math.MinInt] simply finds too few permits.
 type Semaphore struct {
 	_    noCopy
 	s    semSync
@@ -96,12 +96,12 @@ func (s *Semaphore) acquire(n int, w waitq.Wait) (bool, error) {
 
 // Acquire takes one permit, blocking until one is available; a virtual thread unmounts while
 // it waits. If the current thread is interrupted before or while waiting, Acquire returns
-// thread.ErrInterrupted, clears the interrupt status and takes nothing. It ports
+// [thread.ErrInterrupted], clears the interrupt status and takes nothing. It ports
 // Semaphore.acquire().
 func (s *Semaphore) Acquire() error { return s.AcquireN(1) }
 
 // AcquireN takes n permits at once, blocking until that many are available; otherwise it is
-// Acquire. It panics with thread.ErrIllegalArgument if n < 0. It ports Semaphore.acquire(int).
+// Acquire. It panics with [thread.ErrIllegalArgument] if n < 0. It ports Semaphore.acquire(int).
 func (s *Semaphore) AcquireN(n int) error {
 	checkPermits(n)
 	if interrupted() {
@@ -117,7 +117,7 @@ func (s *Semaphore) AcquireN(n int) error {
 func (s *Semaphore) AcquireUninterruptibly() { s.AcquireUninterruptiblyN(1) }
 
 // AcquireUninterruptiblyN is AcquireUninterruptibly for n permits. It panics with
-// thread.ErrIllegalArgument if n < 0. It ports Semaphore.acquireUninterruptibly(int).
+// [thread.ErrIllegalArgument] if n < 0. It ports Semaphore.acquireUninterruptibly(int).
 func (s *Semaphore) AcquireUninterruptiblyN(n int) {
 	checkPermits(n)
 	s.acquire(n, waitq.Untimed(rt.ParkWaiting, s))
@@ -128,7 +128,7 @@ func (s *Semaphore) AcquireUninterruptiblyN(n int) {
 // Semaphore.tryAcquire().
 func (s *Semaphore) TryAcquire() bool { return s.TryAcquireN(1) }
 
-// TryAcquireN is TryAcquire for n permits. It panics with thread.ErrIllegalArgument if n < 0.
+// TryAcquireN is TryAcquire for n permits. It panics with [thread.ErrIllegalArgument] if n < 0.
 // It ports Semaphore.tryAcquire(int).
 func (s *Semaphore) TryAcquireN(n int) bool {
 	checkPermits(n)
@@ -138,14 +138,14 @@ func (s *Semaphore) TryAcquireN(n int) bool {
 // TryAcquireTimeout takes one permit if one becomes available within d, and reports whether it
 // did; a virtual thread unmounts while it waits. It honours fairness (on a fair semaphore with
 // queued threads, TryAcquireTimeout(0) fails even if a permit is free). If the current thread
-// is interrupted before or while waiting it returns false, thread.ErrInterrupted and clears the
+// is interrupted before or while waiting it returns false, [thread.ErrInterrupted] and clears the
 // status. On failure it takes nothing. It ports Semaphore.tryAcquire(long, TimeUnit).
 func (s *Semaphore) TryAcquireTimeout(d time.Duration) (bool, error) {
 	return s.TryAcquireNTimeout(1, d)
 }
 
 // TryAcquireNTimeout is TryAcquireTimeout for n permits. It panics with
-// thread.ErrIllegalArgument if n < 0. It ports Semaphore.tryAcquire(int, long, TimeUnit).
+// [thread.ErrIllegalArgument] if n < 0. It ports Semaphore.tryAcquire(int, long, TimeUnit).
 func (s *Semaphore) TryAcquireNTimeout(n int, d time.Duration) (bool, error) {
 	checkPermits(n)
 	if interrupted() {
@@ -158,8 +158,8 @@ func (s *Semaphore) TryAcquireNTimeout(n int, d time.Duration) (bool, error) {
 // release, whether or not it acquired. It ports Semaphore.release().
 func (s *Semaphore) Release() { s.ReleaseN(1) }
 
-// ReleaseN gives back n permits. It panics with thread.ErrIllegalArgument if n < 0, and with
-// ErrMaxCount if the count would pass math.MaxInt (Java's Error("Maximum permit count
+// ReleaseN gives back n permits. It panics with [thread.ErrIllegalArgument] if n < 0, and with
+// [ErrMaxCount] if the count would pass [math.MaxInt] (Java's Error("Maximum permit count
 // exceeded")), leaving it unchanged. It ports Semaphore.release(int).
 func (s *Semaphore) ReleaseN(n int) {
 	checkPermits(n)
@@ -192,8 +192,8 @@ func (s *Semaphore) DrainPermits() int {
 }
 
 // ReducePermits removes n permits, without waiting; the count may become negative. It panics
-// with thread.ErrIllegalArgument if n < 0, and with ErrCountUnderflow if the count would go
-// below math.MinInt (Java's Error("Permit count underflow")), leaving it unchanged. It ports
+// with [thread.ErrIllegalArgument] if n < 0, and with [ErrCountUnderflow] if the count would go
+// below [math.MinInt] (Java's Error("Permit count underflow")), leaving it unchanged. It ports
 // Semaphore.reducePermits.
 func (s *Semaphore) ReducePermits(n int) {
 	checkPermits(n)

@@ -46,8 +46,8 @@ func TestSemaphoreNegativeArgumentsPanicIAE(t *testing.T) {
 
 func TestSemaphoreTryAcquireInSameThread(t *testing.T) {
 	s := locks.NewSemaphore(2, false)
-	if !s.TryAcquire() || !s.TryAcquire() || s.TryAcquire() {
-		t.Fatal("TryAcquire did not take exactly two permits")
+	if got := []bool{s.TryAcquire(), s.TryAcquire(), s.TryAcquire()}; !cmp.Equal(got, []bool{true, true, false}) {
+		t.Fatalf("three TryAcquire on two permits = %v, want [true true false]", got)
 	}
 	s.ReleaseN(2)
 	if s.TryAcquireN(3) || !s.TryAcquireN(2) || s.AvailablePermits() != 0 {

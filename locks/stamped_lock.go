@@ -212,7 +212,7 @@ func (l *StampedLock) TryWriteLock() int64 { return l.tryAcquireWrite() }
 // TryWriteLockTimeout acquires the lock exclusively if it becomes available within d,
 // returning a write stamp, or 0 when d elapses first (d <= 0 only tries). If the current thread
 // is interrupted before (even when the lock is free) or while waiting, it returns 0,
-// thread.ErrInterrupted and clears the status. It ports StampedLock.tryWriteLock(long,
+// [thread.ErrInterrupted] and clears the status. It ports StampedLock.tryWriteLock(long,
 // TimeUnit).
 func (l *StampedLock) TryWriteLockTimeout(d time.Duration) (int64, error) {
 	if interrupted() {
@@ -224,8 +224,8 @@ func (l *StampedLock) TryWriteLockTimeout(d time.Duration) (int64, error) {
 	return l.acquire(false, true, d)
 }
 
-// WriteLockInterruptibly is WriteLock that gives up when the current thread is interrupted,
-// before or while waiting: it then returns 0, thread.ErrInterrupted, and clears the status. It
+// WriteLockInterruptibly is [WriteLock] that gives up when the current thread is interrupted,
+// before or while waiting: it then returns 0, [thread.ErrInterrupted], and clears the status. It
 // ports StampedLock.writeLockInterruptibly().
 func (l *StampedLock) WriteLockInterruptibly() (int64, error) {
 	if interrupted() {
@@ -259,7 +259,7 @@ func (l *StampedLock) TryReadLock() int64 { return l.tryAcquireRead() }
 
 // TryReadLockTimeout acquires the lock for reading if that becomes possible within d,
 // returning a read stamp, or 0 when d elapses first (d <= 0 only tries). It returns 0,
-// thread.ErrInterrupted and clears the status if the current thread is interrupted before or
+// [thread.ErrInterrupted] and clears the status if the current thread is interrupted before or
 // while waiting. It ports StampedLock.tryReadLock(long, TimeUnit).
 func (l *StampedLock) TryReadLockTimeout(d time.Duration) (int64, error) {
 	if interrupted() {
@@ -271,8 +271,8 @@ func (l *StampedLock) TryReadLockTimeout(d time.Duration) (int64, error) {
 	return l.acquire(true, true, d)
 }
 
-// ReadLockInterruptibly is ReadLock that gives up when the current thread is interrupted,
-// before or while waiting: it then returns 0, thread.ErrInterrupted, and clears the status. It
+// ReadLockInterruptibly is [ReadLock] that gives up when the current thread is interrupted,
+// before or while waiting: it then returns 0, [thread.ErrInterrupted], and clears the status. It
 // ports StampedLock.readLockInterruptibly().
 func (l *StampedLock) ReadLockInterruptibly() (int64, error) {
 	if interrupted() {
@@ -322,7 +322,7 @@ func (l *StampedLock) releaseWrite(s int64) int64 {
 	return next
 }
 
-// UnlockWrite releases the write lock held with stamp. It panics with ErrIllegalMonitorState
+// UnlockWrite releases the write lock held with stamp. It panics with [ErrIllegalMonitorState]
 // if stamp is not the lock's current write stamp. It ports StampedLock.unlockWrite.
 func (l *StampedLock) UnlockWrite(stamp int64) {
 	if l.load() != stamp || stamp&wBit == 0 {
@@ -331,7 +331,7 @@ func (l *StampedLock) UnlockWrite(stamp int64) {
 	l.releaseWrite(stamp)
 }
 
-// UnlockRead releases one read hold taken with stamp. It panics with ErrIllegalMonitorState if
+// UnlockRead releases one read hold taken with stamp. It panics with [ErrIllegalMonitorState] if
 // stamp is not a read stamp of the lock's current version or the lock is not read-locked. It
 // ports StampedLock.unlockRead.
 func (l *StampedLock) UnlockRead(stamp int64) {
@@ -358,7 +358,7 @@ func (l *StampedLock) UnlockRead(stamp int64) {
 }
 
 // Unlock releases the lock mode that stamp holds: UnlockWrite for a write stamp, else
-// UnlockRead. It panics with ErrIllegalMonitorState as they do. It ports StampedLock.unlock.
+// UnlockRead. It panics with [ErrIllegalMonitorState] as they do. It ports StampedLock.unlock.
 func (l *StampedLock) Unlock(stamp int64) {
 	if stamp&wBit != 0 {
 		l.UnlockWrite(stamp)
@@ -527,7 +527,7 @@ func (l *StampedLock) readLockCount(s int64) int64 {
 	return m
 }
 
-// String returns "StampedLock@<addr>[Unlocked]", "...[Write-locked]" or "...[Read-locks:N]", as
+// String returns "[StampedLock]@<addr>[Unlocked]", "...[Write-locked]" or "...[Read-locks:N]", as
 // Java's toString.
 func (l *StampedLock) String() string {
 	s := l.load()
@@ -557,16 +557,16 @@ func IsLockStamp(stamp int64) bool { return stamp&aBits != 0 }
 // It ports StampedLock.isOptimisticReadStamp.
 func IsOptimisticReadStamp(stamp int64) bool { return stamp&aBits == 0 && stamp != 0 }
 
-// StampedReadLock is a StampedLock seen as a plain lock in read mode, without stamps: Lock
+// StampedReadLock is a [StampedLock] seen as a plain lock in read mode, without stamps: Lock
 // takes a read hold and Unlock releases one (any one: the lock has no owner). It implements
-// sync.Locker. It ports the Lock returned by StampedLock.asReadLock().
+// [sync.Locker]. It ports the Lock returned by StampedLock.asReadLock().
 type StampedReadLock StampedLock
 
-// StampedWriteLock is a StampedLock seen as a plain lock in write mode, without stamps. It
-// implements sync.Locker. It ports the Lock returned by StampedLock.asWriteLock().
+// StampedWriteLock is a [StampedLock] seen as a plain lock in write mode, without stamps. It
+// implements [sync.Locker]. It ports the Lock returned by StampedLock.asWriteLock().
 type StampedWriteLock StampedLock
 
-// StampedReadWriteLock is a StampedLock seen as a read-write lock pair. It ports the
+// StampedReadWriteLock is a [StampedLock] seen as a read-write lock pair. It ports the
 // ReadWriteLock returned by StampedLock.asReadWriteLock().
 type StampedReadWriteLock StampedLock
 
@@ -603,7 +603,7 @@ func (v *StampedReadLock) TryLockTimeout(d time.Duration) (bool, error) {
 	return s != 0, err
 }
 
-// Unlock releases one read hold, with no stamp. It panics with ErrIllegalMonitorState if the
+// Unlock releases one read hold, with no stamp. It panics with [ErrIllegalMonitorState] if the
 // lock is not read-locked. It ports the view's unlock (StampedLock.unstampedUnlockRead).
 func (v *StampedReadLock) Unlock() {
 	if !(*StampedLock)(v).TryUnlockRead() {
@@ -611,7 +611,7 @@ func (v *StampedReadLock) Unlock() {
 	}
 }
 
-// NewCondition panics with ErrUnsupported: stamped locks have no conditions, as in Java.
+// NewCondition panics with [ErrUnsupported]: stamped locks have no conditions, as in Java.
 func (v *StampedReadLock) NewCondition() *Condition {
 	panic(fmt.Errorf("%w: stamped locks do not support conditions", ErrUnsupported))
 }
@@ -634,7 +634,7 @@ func (v *StampedWriteLock) TryLockTimeout(d time.Duration) (bool, error) {
 	return s != 0, err
 }
 
-// Unlock releases the write lock, with no stamp. It panics with ErrIllegalMonitorState if the
+// Unlock releases the write lock, with no stamp. It panics with [ErrIllegalMonitorState] if the
 // lock is not write-locked. It ports the view's unlock (StampedLock.unstampedUnlockWrite).
 func (v *StampedWriteLock) Unlock() {
 	if !(*StampedLock)(v).TryUnlockWrite() {
@@ -642,7 +642,7 @@ func (v *StampedWriteLock) Unlock() {
 	}
 }
 
-// NewCondition panics with ErrUnsupported: stamped locks have no conditions, as in Java.
+// NewCondition panics with [ErrUnsupported]: stamped locks have no conditions, as in Java.
 func (v *StampedWriteLock) NewCondition() *Condition {
 	panic(fmt.Errorf("%w: stamped locks do not support conditions", ErrUnsupported))
 }

@@ -361,12 +361,18 @@ func TestStampedLock_testNonInterruptibleOperationsIgnoreInterrupts(t *testing.T
 		ul.unlock(t, &l, assertValid(t, &l, l.TryReadLock()))
 	}
 	l.AsReadLock().Lock()
+	if !l.IsReadLocked() || l.ReadLockCount() != 1 {
+		t.Errorf("AsReadLock().Lock with the interrupt status set: IsReadLocked %v, ReadLockCount %d", l.IsReadLocked(), l.ReadLockCount())
+	}
 	l.AsReadLock().Unlock()
 	for _, ul := range writeUnlockers() {
 		ul.unlock(t, &l, assertValid(t, &l, l.WriteLock()))
 		ul.unlock(t, &l, assertValid(t, &l, l.TryWriteLock()))
 	}
 	l.AsWriteLock().Lock()
+	if !l.IsWriteLocked() {
+		t.Error("AsWriteLock().Lock with the interrupt status set returned without the write lock")
+	}
 	l.AsWriteLock().Unlock()
 	if !thread.Interrupted() {
 		t.Fatal("interrupt status lost")
@@ -438,6 +444,9 @@ func TestStampedLock_testMultipleReadLocks(t *testing.T) {
 			l.UnlockRead(assertValid(t, &l, s3))
 			l.UnlockRead(assertValid(t, &l, l.ReadLock()))
 			l.AsReadLock().Lock()
+			if !l.IsReadLocked() {
+				t.Error("AsReadLock().Lock returned without a read lock")
+			}
 			l.AsReadLock().Unlock()
 			mustNot(t, l.AsReadLock().LockInterruptibly())
 			l.AsReadLock().Unlock()

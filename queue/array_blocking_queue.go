@@ -51,7 +51,7 @@ var _ BlockingQueue[int] = (*ArrayBlockingQueue[int])(nil)
 // NewArrayBlockingQueue returns an empty queue holding at most capacity elements; fair selects a
 // fair lock (FIFO access for blocked threads). capacity <= 0, or more initial elements
 // ([WithElements]) than capacity, panics with an error wrapping [thread.ErrIllegalArgument], as
-// Java throws IllegalArgumentException. It ports new ArrayBlockingQueue(capacity, fair[, c]).
+// Java throws IllegalArgumentException. It ports new [ArrayBlockingQueue](capacity, fair[, c]).
 func NewArrayBlockingQueue[T any](capacity int, fair bool, opts ...Option[T]) *ArrayBlockingQueue[T] {
 	if capacity <= 0 {
 		panic(illegalArgument("capacity %d <= 0", capacity))
@@ -258,7 +258,7 @@ func (q *ArrayBlockingQueue[T]) Len() int {
 	return q.count
 }
 
-// Cap returns the capacity given to NewArrayBlockingQueue.
+// Cap returns the capacity given to [NewArrayBlockingQueue].
 func (q *ArrayBlockingQueue[T]) Cap() int { return len(q.items) }
 
 // RemainingCapacity returns Cap() - Len(). It ports remainingCapacity.

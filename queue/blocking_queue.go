@@ -31,7 +31,7 @@ import (
 // Memory: actions in a thread before it puts an element happen before the actions that follow
 // the taking of that element in another thread.
 type BlockingQueue[T any] interface {
-	// Add inserts e if there is room now, otherwise returns ErrFull. It ports add.
+	// Add inserts e if there is room now, otherwise returns [ErrFull]. It ports add.
 	Add(e T) error
 	// Offer inserts e if there is room now and reports whether it did. It ports offer(e).
 	Offer(e T) bool
@@ -49,14 +49,14 @@ type BlockingQueue[T any] interface {
 	PollTimeout(d time.Duration) (e T, ok bool, err error)
 	// Peek returns the head without removing it. It ports peek.
 	Peek() (T, bool)
-	// Remove removes and returns the head, or returns ErrEmpty. It ports remove().
+	// Remove removes and returns the head, or returns [ErrEmpty]. It ports remove().
 	Remove() (T, error)
 	// RemainingCapacity returns how many more elements the queue can accept without blocking
-	// (math.MaxInt32 for unbounded queues, as Integer.MAX_VALUE). It ports remainingCapacity.
+	// ([math.MaxInt32] for unbounded queues, as Integer.MAX_VALUE). It ports remainingCapacity.
 	RemainingCapacity() int
 	// DrainTo removes at most max available elements, appends them to dst in queue order and
-	// returns the extended slice; max <= 0 moves nothing (math.MaxInt moves everything). It
-	// never blocks. It ports drainTo(c, max) and, with math.MaxInt, drainTo(c).
+	// returns the extended slice; max <= 0 moves nothing ([math.MaxInt] moves everything). It
+	// never blocks. It ports drainTo(c, max) and, with [math.MaxInt], drainTo(c).
 	DrainTo(dst []T, max int) []T
 	// Len returns the number of elements. It ports size.
 	Len() int
@@ -71,26 +71,61 @@ type BlockingQueue[T any] interface {
 // each operation at both ends.
 type BlockingDeque[T any] interface {
 	BlockingQueue[T]
+	// AddFirst inserts e at the head if there is room now, otherwise returns [ErrFull]. It ports
+	// addFirst.
 	AddFirst(e T) error
+	// AddLast inserts e at the tail if there is room now, otherwise returns [ErrFull]. It ports
+	// addLast.
 	AddLast(e T) error
+	// OfferFirst inserts e at the head if there is room now and reports whether it did. It ports
+	// offerFirst(e).
 	OfferFirst(e T) bool
+	// OfferLast inserts e at the tail if there is room now and reports whether it did. It ports
+	// offerLast(e).
 	OfferLast(e T) bool
+	// OfferFirstTimeout inserts e at the head, waiting up to d for room; it reports false if none
+	// became available in time, and returns [thread.ErrInterrupted] if interrupted. It ports
+	// offerFirst(e, timeout, unit).
 	OfferFirstTimeout(e T, d time.Duration) (bool, error)
+	// OfferLastTimeout inserts e at the tail, waiting up to d for room; it reports false if none
+	// became available in time, and returns [thread.ErrInterrupted] if interrupted. It ports
+	// offerLast(e, timeout, unit).
 	OfferLastTimeout(e T, d time.Duration) (bool, error)
+	// PutFirst inserts e at the head, waiting as long as necessary for room; an interrupt ends
+	// the wait with [thread.ErrInterrupted]. It ports putFirst.
 	PutFirst(e T) error
+	// PutLast inserts e at the tail, waiting as long as necessary for room; an interrupt ends
+	// the wait with [thread.ErrInterrupted]. It ports putLast.
 	PutLast(e T) error
+	// TakeFirst removes and returns the head, waiting as long as necessary for one; an
+	// interrupt ends the wait with [thread.ErrInterrupted]. It ports takeFirst.
 	TakeFirst() (T, error)
+	// TakeLast removes and returns the tail, waiting as long as necessary for one; an interrupt
+	// ends the wait with [thread.ErrInterrupted]. It ports takeLast.
 	TakeLast() (T, error)
+	// PollFirst removes and returns the head if there is one. It ports pollFirst().
 	PollFirst() (T, bool)
+	// PollLast removes and returns the tail if there is one. It ports pollLast().
 	PollLast() (T, bool)
+	// PollFirstTimeout removes and returns the head, waiting up to d for one; ok is false if
+	// none became available in time, and an interrupt ends the wait with
+	// [thread.ErrInterrupted]. It ports pollFirst(timeout, unit).
 	PollFirstTimeout(d time.Duration) (T, bool, error)
+	// PollLastTimeout removes and returns the tail, waiting up to d for one; ok is false if none
+	// became available in time, and an interrupt ends the wait with [thread.ErrInterrupted]. It
+	// ports pollLast(timeout, unit).
 	PollLastTimeout(d time.Duration) (T, bool, error)
+	// PeekFirst returns the head without removing it. It ports peekFirst.
 	PeekFirst() (T, bool)
+	// PeekLast returns the tail without removing it. It ports peekLast.
 	PeekLast() (T, bool)
+	// RemoveFirst removes and returns the head, or returns [ErrEmpty]. It ports removeFirst.
 	RemoveFirst() (T, error)
+	// RemoveLast removes and returns the tail, or returns [ErrEmpty]. It ports removeLast.
 	RemoveLast() (T, error)
-	// Push is AddFirst and Pop is RemoveFirst, as in Java's Deque used as a stack.
+	// Push is AddFirst, as in Java's Deque used as a stack. It ports push.
 	Push(e T) error
+	// Pop is RemoveFirst, as in Java's Deque used as a stack. It ports pop.
 	Pop() (T, error)
 	// Backward iterates from the tail to the head (Java's descendingIterator).
 	Backward() iter.Seq[T]

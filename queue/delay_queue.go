@@ -37,7 +37,7 @@ type DelayQueue[T Delayed] struct {
 
 var _ BlockingQueue[Delayed] = (*DelayQueue[Delayed])(nil)
 
-// NewDelayQueue returns an empty delay queue. It ports new DelayQueue([c]).
+// NewDelayQueue returns an empty delay queue. It ports new [DelayQueue]([c]).
 func NewDelayQueue[T Delayed](opts ...Option[T]) *DelayQueue[T] {
 	o := buildOptions(opts)
 	q := &DelayQueue[T]{eq: o.eq}

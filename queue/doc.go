@@ -15,8 +15,8 @@
 // carrier to another virtual thread, the thread shows WAITING or TIMED_WAITING, and an interrupt
 // wakes it: the waiting call returns [thread.ErrInterrupted] and clears the interrupt status,
 // leaving the queue as it was. The lock-based queues wait on the conditions of a
-// [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java; SynchronousQueue and
-// LinkedTransferQueue park on the nodes of a dual queue. Before it parks, a waiting thread looks
+// [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java; [SynchronousQueue] and
+// [LinkedTransferQueue] park on the nodes of a dual queue. Before it parks, a waiting thread looks
 // again a few dozen times with the lock released, as Java's synchronizers spin briefly: a
 // partner on another carrier usually arrives sooner than a park and a resume would take.
 //
@@ -43,7 +43,7 @@
 // (IllegalStateException "Queue full"), an empty queue's Remove returns [ErrEmpty]
 // (NoSuchElementException), and Java's null results become comma-ok pairs. A negative timeout
 // means zero, as in Java: the call does not wait. Programming errors panic with an error that
-// errors.Is recognises: a capacity <= 0 for an ArrayBlockingQueue wraps
+// [errors.Is] recognises: a capacity <= 0 for an [ArrayBlockingQueue] wraps
 // [thread.ErrIllegalArgument], a nil comparison function wraps [thread.ErrNilArgument].
 //
 // Go has no null, so "the queue rejects null elements" has no counterpart: every value of T,

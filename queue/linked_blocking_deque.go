@@ -38,7 +38,7 @@ var _ BlockingDeque[int] = (*LinkedBlockingDeque[int])(nil)
 // NewLinkedBlockingDeque returns an empty deque holding at most capacity elements; capacity <= 0
 // means unbounded (Java's Integer.MAX_VALUE). More initial elements ([WithElements]) than a
 // positive capacity panic with an error wrapping [thread.ErrIllegalArgument]. It ports
-// new LinkedBlockingDeque(capacity[, c]).
+// new [LinkedBlockingDeque](capacity[, c]).
 func NewLinkedBlockingDeque[T any](capacity int, opts ...Option[T]) *LinkedBlockingDeque[T] {
 	o := buildOptions(opts)
 	if capacity > 0 && len(o.elems) > capacity {

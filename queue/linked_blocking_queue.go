@@ -49,7 +49,7 @@ type lbqNode[T any] struct {
 var _ BlockingQueue[int] = (*LinkedBlockingQueue[int])(nil)
 
 // NewLinkedBlockingQueue returns an empty queue holding at most capacity elements; capacity <= 0
-// means unbounded (Java's Integer.MAX_VALUE). It ports new LinkedBlockingQueue(capacity[, c]);
+// means unbounded (Java's Integer.MAX_VALUE). It ports new [LinkedBlockingQueue](capacity[, c]);
 // unlike Java, a capacity <= 0 is not an error but the no-argument constructor. More initial
 // elements ([WithElements]) than a positive capacity panic with an error wrapping
 // [thread.ErrIllegalArgument].

@@ -30,7 +30,7 @@ type LinkedTransferQueue[T any] struct {
 
 var _ TransferQueue[int] = (*LinkedTransferQueue[int])(nil)
 
-// NewLinkedTransferQueue returns an empty queue. It ports new LinkedTransferQueue([c]).
+// NewLinkedTransferQueue returns an empty queue. It ports new [LinkedTransferQueue]([c]).
 func NewLinkedTransferQueue[T any](opts ...Option[T]) *LinkedTransferQueue[T] {
 	o := buildOptions(opts)
 	q := &LinkedTransferQueue[T]{eq: o.eq}

@@ -38,7 +38,7 @@ var _ BlockingQueue[int] = (*PriorityBlockingQueue[int])(nil)
 // NewPriorityBlockingQueue returns an empty queue ordered by cmp (negative when a comes before
 // b, as [cmp.Compare]; Java's Comparator). A nil cmp panics with an error wrapping
 // [thread.ErrNilArgument] (Java's NullPointerException). It ports
-// new PriorityBlockingQueue(initialCapacity, comparator).
+// new [PriorityBlockingQueue](initialCapacity, comparator).
 func NewPriorityBlockingQueue[T any](cmp func(a, b T) int, opts ...Option[T]) *PriorityBlockingQueue[T] {
 	if cmp == nil {
 		panic(fmt.Errorf("queue: nil comparator: %w", thread.ErrNilArgument))

@@ -27,8 +27,8 @@ type SynchronousQueue[T any] struct {
 
 var _ BlockingQueue[int] = (*SynchronousQueue[int])(nil)
 
-// NewSynchronousQueue returns a SynchronousQueue; fair selects FIFO hand-off. It ports
-// new SynchronousQueue(fair).
+// NewSynchronousQueue returns a [SynchronousQueue]; fair selects FIFO hand-off. It ports
+// new [SynchronousQueue](fair).
 func NewSynchronousQueue[T any](fair bool) *SynchronousQueue[T] {
 	return &SynchronousQueue[T]{fair: fair}
 }
@@ -96,7 +96,7 @@ func (s *SynchronousQueue[T]) Poll() (T, bool) {
 // Remove is Poll that returns [ErrEmpty] when no producer is waiting. It ports remove().
 func (s *SynchronousQueue[T]) Remove() (T, error) { return element(s.Poll()) }
 
-// Peek always reports false: a SynchronousQueue holds nothing. It ports peek.
+// Peek always reports false: a [SynchronousQueue] holds nothing. It ports peek.
 func (s *SynchronousQueue[T]) Peek() (e T, ok bool) { return e, false }
 
 // Element always returns [ErrEmpty]. It ports element.

@@ -31,7 +31,7 @@ func (b *binding) find(k *key) *binding {
 }
 
 // Where returns a Carrier that binds v to x. x may be any value of T, its zero value included
-// (Java allows null). A nil v panics with an error wrapping thread.ErrNilArgument. It ports
+// (Java allows null). A nil v panics with an error wrapping [thread.ErrNilArgument]. It ports
 // ScopedValue.where.
 func Where[T any](v *Value[T], x T) *Carrier {
 	if v == nil {
@@ -46,7 +46,7 @@ func Where[T any](v *Value[T], x T) *Carrier {
 //
 //	scoped.Where(user, "duke").And(scoped.Where(level, 3))   // ScopedValue.where(USER, "duke").where(LEVEL, 3)
 //
-// A nil other panics with an error wrapping thread.ErrNilArgument.
+// A nil other panics with an error wrapping [thread.ErrNilArgument].
 func (c *Carrier) And(other *Carrier) *Carrier {
 	if other == nil {
 		panic(fmt.Errorf("%w: scoped: And with a nil Carrier", thread.ErrNilArgument))
@@ -64,8 +64,8 @@ func (c *Carrier) And(other *Carrier) *Carrier {
 }
 
 // Get returns the value that c binds to key, as an any holding a T for a *Value[T]. It panics
-// with ErrNotBound if c does not bind key (whether or not key is bound in the current thread),
-// and with an error wrapping thread.ErrNilArgument for a nil key. It ports Carrier.get.
+// with [ErrNotBound] if c does not bind key (whether or not key is bound in the current thread),
+// and with an error wrapping [thread.ErrNilArgument] for a nil key. It ports Carrier.get.
 func (c *Carrier) Get(key Key) any {
 	if key == nil || key.scopedKey() == nil {
 		panic(fmt.Errorf("%w: scoped: Carrier.Get with a nil Value", thread.ErrNilArgument))
@@ -85,7 +85,7 @@ func (c *Carrier) Get(key Key) any {
 // cancelling them, as Java's ScopedValueContainer closes the scope's thread flock), and Run then
 // panics with structured.ErrStructureViolation, as Java's run throws
 // StructureViolationException; if op panicked, that panic goes on unchanged. A nil op panics
-// with an error wrapping thread.ErrNilArgument. It ports Carrier.run.
+// with an error wrapping [thread.ErrNilArgument]. It ports Carrier.run.
 func (c *Carrier) Run(op func()) {
 	if op == nil {
 		panic(fmt.Errorf("%w: scoped: Run with a nil operation", thread.ErrNilArgument))
@@ -107,7 +107,7 @@ func (c *Carrier) Run(op func()) {
 }
 
 // Call is Run for an operation that returns a result and an error, which Call returns unchanged.
-// A nil op panics with an error wrapping thread.ErrNilArgument. It ports Carrier.call (Go has no
+// A nil op panics with an error wrapping [thread.ErrNilArgument]. It ports Carrier.call (Go has no
 // generic methods, so it is a package function).
 func Call[R any](c *Carrier, op func() (R, error)) (R, error) {
 	if op == nil {

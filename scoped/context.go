@@ -9,8 +9,8 @@ import (
 type contextKey struct{}
 
 // Context returns a copy of parent that carries the bindings in force in the current thread, for
-// Go code that hands work to other goroutines with a context.Context. The bindings are a
-// snapshot: later Runs on this thread do not change what the context carries. Use FromContext to
+// Go code that hands work to other goroutines with a [context.Context]. The bindings are a
+// snapshot: later Runs on this thread do not change what the context carries. Use [FromContext] to
 // put them in force elsewhere. Java has no counterpart (its scoped values only flow into
 // StructuredTaskScope forks).
 func Context(parent context.Context) context.Context {

@@ -31,7 +31,7 @@
 //
 // Bindings are not inherited by threads created with the thread builders or executors, exactly as
 // in Java: only structured.Fork passes the bindings captured when its scope was opened to its
-// subtask. Go code that already passes a context.Context can carry the bindings across goroutines
+// subtask. Go code that already passes a [context.Context] can carry the bindings across goroutines
 // with [Context] and re-establish them with [FromContext].
 //
 // Differences from Java: Java 25 rejects orElse(null) with a NullPointerException; in Go any value

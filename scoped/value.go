@@ -11,7 +11,7 @@ import (
 // call (see Where). It ports java.lang.ScopedValue.
 //
 // A Value is unbound in every thread until bound. The zero value is a ready Value, but as in Java
-// the usual way to make one is NewInstance, kept in a package variable. A Value is identified by
+// the usual way to make one is [NewInstance], kept in a package variable. A Value is identified by
 // its address: it must not be copied after first use. Its methods are safe for concurrent use.
 type Value[T any] struct {
 	_ noCopy
@@ -22,7 +22,7 @@ type Value[T any] struct {
 // Values never share an address.
 type key struct{ _ byte }
 
-// Key is implemented by every *Value[T]; it lets Carrier.Get take a Value of any type. Its method
+// Key is implemented by every *Value[T]; it lets [Carrier.Get] take a Value of any type. Its method
 // is unexported, so no other type implements it.
 type Key interface {
 	scopedKey() *key
@@ -46,7 +46,7 @@ func NewInstance[T any]() *Value[T] { return new(Value[T]) }
 
 // Get returns the value bound to v in the current thread: the innermost binding of the Runs and
 // Calls in progress (or, in a subtask of a structured.Scope, the binding captured when the scope
-// was opened). It panics with ErrNotBound if v is not bound. It ports ScopedValue.get.
+// was opened). It panics with [ErrNotBound] if v is not bound. It ports ScopedValue.get.
 func (v *Value[T]) Get() T {
 	b := current().find(&v.k)
 	if b == nil {
@@ -72,7 +72,7 @@ func (v *Value[T]) OrElse(other T) T {
 
 // OrElseThrow returns the value bound to v in the current thread; if v is not bound it returns
 // T's zero value and the error made by supplier (Java throws it). A nil supplier panics with an
-// error wrapping thread.ErrNilArgument. It ports ScopedValue.orElseThrow.
+// error wrapping [thread.ErrNilArgument]. It ports ScopedValue.orElseThrow.
 func (v *Value[T]) OrElseThrow(supplier func() error) (T, error) {
 	if supplier == nil {
 		panic(fmt.Errorf("%w: scoped: exception supplier", thread.ErrNilArgument))

@@ -58,7 +58,7 @@
 // opened after it is still open, or returning from the scoped.Carrier.Run that encloses a
 // scope's opening while it is open, shuts that scope's threads down as JDK 25 does (no new
 // thread starts in it, and the closer waits for the running ones, without cancelling them) and
-// panics with ErrStructureViolation; the scope itself must still be joined and closed.
+// panics with [ErrStructureViolation]; the scope itself must still be joined and closed.
 //
 // Prefer golang.org/x/sync/errgroup in Go code that does not need Java's shape; use this package
 // when porting code written against StructuredTaskScope, or to get interrupts, virtual threads and

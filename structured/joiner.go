@@ -10,7 +10,7 @@ import (
 
 // Joiner is a scope's policy: it sees every subtask forked and every subtask completed, may
 // cancel the scope early, and makes Join's result. It ports StructuredTaskScope.Joiner<T, R>.
-// Implement it for a policy of your own (embed BaseJoiner for the default OnFork and
+// Implement it for a policy of your own (embed [BaseJoiner] for the default OnFork and
 // OnComplete); a joiner serves one scope only.
 type Joiner[T, R any] interface {
 	// OnFork is called by Fork, on the owner thread, with the new subtask (Unavailable) before
@@ -32,16 +32,16 @@ type Joiner[T, R any] interface {
 // Embed it and write Result (and whichever of the two you need).
 type BaseJoiner[T any] struct{}
 
-// OnFork returns false. It panics with an error wrapping thread.ErrIllegalArgument if subtask is
-// not Unavailable, and with one wrapping thread.ErrNilArgument for the zero Subtask, as Java's
+// OnFork returns false. It panics with an error wrapping [thread.ErrIllegalArgument] if subtask is
+// not Unavailable, and with one wrapping [thread.ErrNilArgument] for the zero Subtask, as Java's
 // default Joiner.onFork.
 func (BaseJoiner[T]) OnFork(subtask Subtask[T]) bool {
 	ensureUnavailable(subtask)
 	return false
 }
 
-// OnComplete returns false. It panics with an error wrapping thread.ErrIllegalArgument if
-// subtask has not completed (is Unavailable), and with one wrapping thread.ErrNilArgument for
+// OnComplete returns false. It panics with an error wrapping [thread.ErrIllegalArgument] if
+// subtask has not completed (is Unavailable), and with one wrapping [thread.ErrNilArgument] for
 // the zero Subtask, as Java's default Joiner.onComplete.
 func (BaseJoiner[T]) OnComplete(subtask Subtask[T]) bool {
 	ensureCompleted(subtask)
@@ -116,7 +116,7 @@ func (j *allSuccessful[T]) Result() ([]Subtask[T], error) {
 
 // AnySuccessfulResultOrThrow returns a joiner that wants one result: the first subtask to succeed
 // cancels the scope and Join returns its result. If none succeeds, Join returns a *FailedError
-// whose Cause is the first failure, or ErrNoSubtaskCompleted if no subtask completed. It ports
+// whose Cause is the first failure, or [ErrNoSubtaskCompleted] if no subtask completed. It ports
 // Joiner.anySuccessfulResultOrThrow (Java 21's ShutdownOnSuccess).
 func AnySuccessfulResultOrThrow[T any]() Joiner[T, T] { return &anySuccessful[T]{} }
 
@@ -183,7 +183,7 @@ func (awaitAll[T]) Result() (struct{}, error) { return struct{}{}, nil }
 // thread as it completes (concurrently, so it must be safe for that), returns true: that cancels
 // the scope. Join returns every subtask in fork order, in whatever state each is, and no error. A
 // panic in isDone goes to the subtask thread's uncaught-exception handler. A nil isDone panics
-// with an error wrapping thread.ErrNilArgument. It ports Joiner.allUntil.
+// with an error wrapping [thread.ErrNilArgument]. It ports Joiner.allUntil.
 func AllUntil[T any](isDone func(Subtask[T]) bool) Joiner[T, []Subtask[T]] {
 	if isDone == nil {
 		panic(fmt.Errorf("%w: structured: AllUntil predicate", thread.ErrNilArgument))

@@ -15,7 +15,7 @@ import (
 )
 
 // Scope is a structured task scope: the owner thread forks subtasks into it, each on a thread of
-// its own (a virtual thread unless WithThreadFactory says otherwise), joins them all at once, and
+// its own (a virtual thread unless [WithThreadFactory] says otherwise), joins them all at once, and
 // closes it; no subtask outlives the scope. Its Joiner decides, as subtasks complete, whether to
 // cancel the scope early, and makes Join's result. It ports java.util.concurrent.
 // StructuredTaskScope<T, R> (JDK 25, JEP 505): T is the type the joiner sees subtask results as,
@@ -34,7 +34,7 @@ import (
 //
 // Only the owner may call Fork, Join and Close; Join must be called exactly once after forking,
 // and Close must be called, in the reverse order of opening when scopes nest. Breaking these
-// rules panics (see ErrWrongThread, ErrIllegalState, ErrStructureViolation). A Scope must not be
+// rules panics (see [ErrWrongThread], [ErrIllegalState], [ErrStructureViolation]). A Scope must not be
 // copied.
 type Scope[T, R any] struct {
 	_ noCopy
@@ -117,17 +117,17 @@ func closeScopesOpenedIn(frame any, normal bool) {
 var defaultFactory = sync.OnceValue(func() thread.Factory { return thread.OfVirtual().Factory() })
 
 // Open opens a scope whose subtasks are unnamed virtual threads and whose joiner is
-// AwaitAllSuccessfulOrThrow: Join waits for every subtask and fails with the first subtask
+// [AwaitAllSuccessfulOrThrow]: Join waits for every subtask and fails with the first subtask
 // failure, cancelling the others. The current thread becomes the owner. It ports
 // StructuredTaskScope.open().
 func Open() *Scope[any, struct{}] {
 	return OpenWith(AwaitAllSuccessfulOrThrow[any]())
 }
 
-// OpenWith opens a scope with the given joiner and options (WithName, WithTimeout,
-// WithThreadFactory); the current thread becomes the owner, and the scoped-value bindings in
+// OpenWith opens a scope with the given joiner and options ([WithName], [WithTimeout],
+// [WithThreadFactory]); the current thread becomes the owner, and the scoped-value bindings in
 // force now are the ones its subtasks see. A timeout starts now. A joiner must not be shared
-// between scopes. A nil joiner or option panics with an error wrapping thread.ErrNilArgument. It
+// between scopes. A nil joiner or option panics with an error wrapping [thread.ErrNilArgument]. It
 // ports StructuredTaskScope.open(Joiner, Function<Configuration, Configuration>).
 func OpenWith[T, R any](joiner Joiner[T, R], options ...Option) *Scope[T, R] {
 	if joiner == nil {
@@ -175,18 +175,18 @@ func OpenWith[T, R any](joiner Joiner[T, R], options ...Option) *Scope[T, R] {
 // enclosing scope (see Close), no thread is started and the subtask stays Unavailable. When the
 // task completes before the scope is cancelled, the subtask becomes Success (task returned a nil
 // error) or Failed (it returned an error, panicked: the error is then a *PanicError, or called
-// runtime.Goexit: thread.ErrGoexit), and the joiner's OnComplete sees it on the subtask's
+// [runtime.Goexit]: [thread.ErrGoexit]), and the joiner's OnComplete sees it on the subtask's
 // thread. A task whose scope is cancelled after its thread started still runs, with its
 // thread's interrupt status set, as in Java; its outcome is discarded. The
 // subtask thread sees the scoped-value bindings captured when s was opened, and everything the
 // owner did before Fork happens before the task starts.
 //
 // U, the task's result type, must be assignable to the scope's T (any for Open), else Fork
-// panics with an error wrapping thread.ErrIllegalArgument. Fork panics with ErrWrongThread if
-// the caller is not the owner, with ErrIllegalState after Join was called or after Close, with
-// ErrStructureViolation if the scoped-value bindings in force differ from those when s was
-// opened, with thread.ErrNilArgument for a nil task, with thread.ErrRejected if the thread
-// factory returns nil or the thread cannot be started (thread.ErrThreadLimit for a platform
+// panics with an error wrapping [thread.ErrIllegalArgument]. Fork panics with [ErrWrongThread] if
+// the caller is not the owner, with [ErrIllegalState] after Join was called or after Close, with
+// [ErrStructureViolation] if the scoped-value bindings in force differ from those when s was
+// opened, with [thread.ErrNilArgument] for a nil task, with [thread.ErrRejected] if the thread
+// factory returns nil or the thread cannot be started ([thread.ErrThreadLimit] for a platform
 // thread past the limit). It ports StructuredTaskScope.fork(Callable).
 func Fork[U, T, R any](s *Scope[T, R], task func() (U, error)) Subtask[U] {
 	if task == nil {
@@ -341,12 +341,12 @@ func (c *core) expire() {
 //
 // Join returns a *FailedError if the joiner's Result returns an error (for the built-in joiners,
 // the first subtask failure) or panics (the Cause is then a *PanicError), an error wrapping
-// ErrTimeout if the scope's timeout expired (before or during Join; the scope is then
-// cancelled), and thread.ErrInterrupted if the owner is interrupted while subtasks are still
+// [ErrTimeout] if the scope's timeout expired (before or during Join; the scope is then
+// cancelled), and [thread.ErrInterrupted] if the owner is interrupted while subtasks are still
 // running (the interrupt status is cleared; the scope is not cancelled, and Close will cancel
 // it). Join may be called once: a second call panics
-// with ErrIllegalState, whatever the first returned; so does Join after Close. A call by a thread
-// other than the owner panics with ErrWrongThread. It ports StructuredTaskScope.join.
+// with [ErrIllegalState], whatever the first returned; so does Join after Close. A call by a thread
+// other than the owner panics with [ErrWrongThread]. It ports StructuredTaskScope.join.
 func (s *Scope[T, R]) Join() (R, error) {
 	var zero R
 	c := &s.core
@@ -426,10 +426,10 @@ func (s *Scope[T, R]) IsCancelled() bool { return s.cancelled.Load() }
 // first, as Java's close does with their thread flocks. A nested scope is not cancelled by this:
 // Close waits for its running subtasks to end (they complete normally), and it stays usable:
 // Fork returns an Unavailable subtask without running it, Join returns its joiner's result, and
-// it must still be closed. Close then panics with ErrStructureViolation. It also panics with
-// ErrStructureViolation if the scoped-value bindings in force differ from those when s was
-// opened, and otherwise with ErrIllegalState if subtasks were forked but Join was never called.
-// A call by a thread other than the owner panics with ErrWrongThread. It ports
+// it must still be closed. Close then panics with [ErrStructureViolation]. It also panics with
+// [ErrStructureViolation] if the scoped-value bindings in force differ from those when s was
+// opened, and otherwise with [ErrIllegalState] if subtasks were forked but Join was never called.
+// A call by a thread other than the owner panics with [ErrWrongThread]. It ports
 // StructuredTaskScope.close.
 func (s *Scope[T, R]) Close() {
 	c := &s.core

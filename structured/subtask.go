@@ -50,7 +50,7 @@ type subtask struct {
 // State returns the subtask's state. It ports Subtask.state.
 func (s Subtask[T]) State() State { return State(s.st.state.Load()) }
 
-// Get returns the subtask's result. It panics with ErrIllegalState if the subtask did not
+// Get returns the subtask's result. It panics with [ErrIllegalState] if the subtask did not
 // complete successfully, or if the caller is the scope's owner and has not yet joined (Join has
 // not returned normally). Get by the scope's owner after Join synchronizes after the subtask
 // completed. It ports Subtask.get.
@@ -64,7 +64,7 @@ func (s Subtask[T]) Get() T {
 }
 
 // Exception returns the error the subtask failed with (a *PanicError if its task panicked). It
-// panics with ErrIllegalState if the subtask did not fail, or if the caller is the scope's owner
+// panics with [ErrIllegalState] if the subtask did not fail, or if the caller is the scope's owner
 // and has not yet joined. It ports Subtask.exception.
 func (s Subtask[T]) Exception() error {
 	s.st.ensureJoinedIfOwner()

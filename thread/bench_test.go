@@ -179,6 +179,7 @@ func BenchmarkCurrent(b *testing.B) {
 // (the JDK's -Djdk.virtualThreadScheduler.parallelism=1): every hand-off goes through the run
 // queue, none through an idle carrier.
 func BenchmarkPingPongOneCarrier(b *testing.B) {
+	b.ReportAllocs()
 	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
 	defer s.Close()
 	parkPingPong(thread.OfVirtual().Scheduler(s))(b.N)

@@ -135,7 +135,7 @@ func init() {
 }
 
 // VirtualBuilder builds virtual threads. It ports Thread.Builder.OfVirtual; get one from
-// OfVirtual. A builder is not safe for concurrent use; the Factory it makes is.
+// [OfVirtual]. A builder is not safe for concurrent use; the Factory it makes is.
 type VirtualBuilder struct {
 	b     builder
 	sched *Scheduler
@@ -148,7 +148,7 @@ func OfVirtual() *VirtualBuilder { return &VirtualBuilder{} }
 func (v *VirtualBuilder) Name(name string) *VirtualBuilder { v.b.setName(name); return v }
 
 // NameCounter names threads prefix+counter, the counter starting at start and advancing with
-// each thread the builder makes. A negative start panics with ErrIllegalArgument. It ports
+// each thread the builder makes. A negative start panics with [ErrIllegalArgument]. It ports
 // Thread.Builder.name(String, long).
 func (v *VirtualBuilder) NameCounter(prefix string, start int64) *VirtualBuilder {
 	v.b.setCounter(prefix, start)
@@ -164,7 +164,7 @@ func (v *VirtualBuilder) InheritInheritableThreadLocals(inherit bool) *VirtualBu
 
 // UncaughtExceptionHandler sets the handler called, on the failing thread, when a thread's task
 // panics. A panic in the handler is ignored, as the JVM ignores an exception thrown by the
-// handler; runtime.Goexit in it just ends the thread. A nil handler panics with ErrNilArgument.
+// handler; [runtime.Goexit] in it just ends the thread. A nil handler panics with [ErrNilArgument].
 func (v *VirtualBuilder) UncaughtExceptionHandler(h func(t *Thread, panicValue any)) *VirtualBuilder {
 	v.b.setUEH(h)
 	return v
@@ -192,7 +192,7 @@ func initVirtual(t *Thread, s *Scheduler, b *builder, name string, task rt.Runne
 }
 
 // Unstarted returns a new virtual thread, in state New, that will run task. A nil task panics
-// with ErrNilArgument.
+// with [ErrNilArgument].
 func (v *VirtualBuilder) Unstarted(task func()) *Thread {
 	r := taskOf(task)
 	t := new(Thread)
@@ -216,11 +216,11 @@ func (v *VirtualBuilder) Factory() Factory {
 }
 
 // StartVirtualThread starts a new unnamed virtual thread on the default scheduler (or the current
-// virtual thread's). It ports Thread.startVirtualThread. A nil task panics with ErrNilArgument.
+// virtual thread's). It ports Thread.startVirtualThread. A nil task panics with [ErrNilArgument].
 func StartVirtualThread(task func()) *Thread { return OfVirtual().Start(task) }
 
 // PlatformBuilder builds platform threads: goroutines locked to an OS thread of their own. It
-// ports Thread.Builder.OfPlatform; get one from OfPlatform.
+// ports Thread.Builder.OfPlatform; get one from [OfPlatform].
 type PlatformBuilder struct {
 	b        builder
 	daemon   *bool
@@ -234,30 +234,30 @@ func OfPlatform() *PlatformBuilder { return &PlatformBuilder{} }
 // Name gives every thread this builder makes the same name (default: "Thread-N").
 func (p *PlatformBuilder) Name(name string) *PlatformBuilder { p.b.setName(name); return p }
 
-// NameCounter names threads prefix+counter; see VirtualBuilder.NameCounter.
+// NameCounter names threads prefix+counter; see [VirtualBuilder.NameCounter].
 func (p *PlatformBuilder) NameCounter(prefix string, start int64) *PlatformBuilder {
 	p.b.setCounter(prefix, start)
 	return p
 }
 
-// InheritInheritableThreadLocals: see VirtualBuilder.InheritInheritableThreadLocals.
+// InheritInheritableThreadLocals: see [VirtualBuilder.InheritInheritableThreadLocals].
 func (p *PlatformBuilder) InheritInheritableThreadLocals(inherit bool) *PlatformBuilder {
 	p.b.noInherit = !inherit
 	return p
 }
 
-// UncaughtExceptionHandler: see VirtualBuilder.UncaughtExceptionHandler.
+// UncaughtExceptionHandler: see [VirtualBuilder.UncaughtExceptionHandler].
 func (p *PlatformBuilder) UncaughtExceptionHandler(h func(t *Thread, panicValue any)) *PlatformBuilder {
 	p.b.setUEH(h)
 	return p
 }
 
-// Daemon marks the threads as daemon threads (AwaitNonDaemon does not wait for them). Without
+// Daemon marks the threads as daemon threads ([AwaitNonDaemon] does not wait for them). Without
 // it a thread inherits the creating thread's daemon status.
 func (p *PlatformBuilder) Daemon(on bool) *PlatformBuilder { p.daemon = &on; return p }
 
-// Priority sets the threads' priority (1..10, else a panic with ErrIllegalArgument). Go does not
-// apply it; Thread.Priority reports it.
+// Priority sets the threads' priority (1..10, else a panic with [ErrIllegalArgument]). Go does not
+// apply it; [Thread.Priority] reports it.
 func (p *PlatformBuilder) Priority(prio int) *PlatformBuilder {
 	if prio < MinPriority || prio > MaxPriority {
 		panic(fmt.Errorf("%w: priority %d not in 1..10", ErrIllegalArgument, prio))
@@ -266,7 +266,7 @@ func (p *PlatformBuilder) Priority(prio int) *PlatformBuilder {
 	return p
 }
 
-// StackSize records the requested stack size (negative panics with ErrIllegalArgument). Go
+// StackSize records the requested stack size (negative panics with [ErrIllegalArgument]). Go
 // grows goroutine stacks on demand, so it is advisory, as the JDK says it may be.
 func (p *PlatformBuilder) StackSize(size int64) *PlatformBuilder {
 	if size < 0 {
@@ -307,7 +307,7 @@ func (p *PlatformBuilder) Unstarted(task func()) *Thread {
 	return t
 }
 
-// Start returns a new platform thread running task. It panics with ErrThreadLimit when the
+// Start returns a new platform thread running task. It panics with [ErrThreadLimit] when the
 // process cannot have another platform thread (build with Unstarted and use TryStart to get an
 // error instead).
 func (p *PlatformBuilder) Start(task func()) *Thread {

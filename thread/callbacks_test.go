@@ -82,7 +82,7 @@ func TestOnPinnedPanicOrGoexitUnderPinSynchronizedLeavesTheLockUsable(t *testing
 				t.Fatalf("queue length %d with the lock free", n)
 			}
 			done := make(chan struct{})
-			go func() { l.Lock(); l.Unlock(); close(done) }()
+			go func() { l.Lock(); close(done); l.Unlock() }()
 			select {
 			case <-done:
 			case <-time.After(10 * time.Second):

@@ -16,7 +16,7 @@
 // its task directly, and only a task that blocks gets a goroutine of its own (the one it started
 // on). A burst of a million short tasks therefore costs about what a worker pool costs.
 //
-// Go's own blocking (channel operations, sync.Mutex, time.Sleep, syscalls) made on a virtual
+// Go's own blocking (channel operations, [sync.Mutex], [time.Sleep], syscalls) made on a virtual
 // thread holds its carrier, as a Java virtual thread pinned by a native frame does. Wrap such
 // calls in [Blocking] to run them unmounted, or use package vio, whose sockets, HTTP client and
 // server, files, processes and channel waits unmount by themselves.
@@ -29,6 +29,16 @@
 // locks.Monitor, or while entering one, pins; Monitor.Wait pins but the scheduler compensates with
 // a temporary carrier, up to MaxPoolSize). Code inside [Native] is always pinned. Pinned parks
 // longer than a threshold are reported as [PinnedEvent]s, like JFR's jdk.VirtualThreadPinned.
+//
+// # Execution traces
+//
+// While Go's execution tracer is on (runtime/trace.Start, `go test -trace`, a
+// [trace.FlightRecorder]), each virtual thread is a task of the trace named as the thread
+// ("VirtualThread[#21,name]"), and its start, end, parks (log loom.park, region loom.unmounted),
+// mounts (log loom.mount), pinned parks (region and log loom.pinned) and refused starts (log
+// loom.submitFailed) are annotated, as JFR records jdk.VirtualThreadStart, End, Pinned and
+// SubmitFailed; open the trace with `go tool trace`. With tracing off this costs one
+// [trace.IsEnabled] check per hook and no allocation.
 //
 // # Platform threads
 //

@@ -64,7 +64,7 @@ func liveThreads() []*Thread {
 }
 
 // Owned is implemented by blockers that a thread can own exclusively: loom's ReentrantLock,
-// ReentrantReadWriteLock (its write lock) and Monitor. FindDeadlocked follows it.
+// ReentrantReadWriteLock (its write lock) and Monitor. [FindDeadlocked] follows it.
 type Owned interface {
 	// Owner returns the thread that holds the lock, or nil.
 	Owner() *Thread
@@ -73,7 +73,7 @@ type Owned interface {
 // FindDeadlocked returns the threads that are deadlocked: each waits to acquire a lock or monitor
 // (see Owned) that is held by another thread of the same cycle. It returns nil if there are none.
 // It ports ThreadMXBean.findDeadlockedThreads; like it, it is a snapshot taken while threads run,
-// meant for diagnosis. It sweeps ended foreign goroutines first, as LiveThreads does.
+// meant for diagnosis. It sweeps ended foreign goroutines first, as [LiveThreads] does.
 func FindDeadlocked() []*Thread {
 	sweepForeignNow()
 	return findDeadlocked(liveThreads())
@@ -129,7 +129,7 @@ func findDeadlocked(live []*Thread) []*Thread {
 	return ts
 }
 
-// DumpFormat selects the format of DumpThreads.
+// DumpFormat selects the format of [DumpThreads].
 type DumpFormat int
 
 const (
@@ -141,8 +141,8 @@ const (
 	DumpJSON
 )
 
-// DumpThreads writes a dump of every live thread (see LiveThreads) with its state and stack, and
-// the deadlocks FindDeadlocked finds. It ports HotSpotDiagnosticMXBean.dumpThreads. It stops the
+// DumpThreads writes a dump of every live thread (see [LiveThreads]) with its state and stack, and
+// the deadlocks [FindDeadlocked] finds. It ports HotSpotDiagnosticMXBean.dumpThreads. It stops the
 // world briefly to read the goroutine stacks.
 func DumpThreads(w io.Writer, format DumpFormat) error {
 	sweepForeignNow()

@@ -136,13 +136,17 @@ func (t *Thread) ioPark(how int) {
 	if w := io.wait.Load(); w != nil && w.Blocker != nil {
 		t.setBlocker(w.Blocker)
 	}
+	st := int32(-1) // the state to report once parked (as Java's PARKING, RUNNABLE until then)
 	switch how {
 	case rt.IOWaiting:
-		t.state.Store(int32(Waiting))
+		st = int32(Waiting)
 	case rt.IOTimedWaiting:
-		t.state.Store(int32(TimedWaiting))
+		st = int32(TimedWaiting)
 	}
 	if by := t.pinnedBy(rt.ParkWaiting); by != "" {
+		if st >= 0 {
+			t.state.Store(st)
+		}
 		io.mode, io.pinned, io.start = ioPinned, by, time.Now()
 		t.sched.pinnedParks.Add(1)
 		return
@@ -155,10 +159,14 @@ func (t *Thread) ioPark(how int) {
 		t.labelGoroutine()
 	}
 	t.slot.Store(nil)
+	if st >= 0 {
+		t.state.Store(st) // after the carrier is gone: a WAITING virtual thread has none
+	}
 	// unmounted, its goroutine still runs (Go's poller, a nested vio call): found by its
 	// goroutine id from now until it re-mounts
 	register(t.gid, t)
 	t.sched.count(s, cParked, 1)
+	t.traceIOPark()
 	io.pool = s.Pool()
 	io.pool.Release(s)
 }

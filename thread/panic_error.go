@@ -17,14 +17,14 @@ type PanicError struct {
 // Error returns "panic: " and the panic value.
 func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
-// Unwrap returns the panic value if it is an error, else nil, so errors.Is and errors.As see
+// Unwrap returns the panic value if it is an error, else nil, so [errors.Is] and [errors.As] see
 // through a panic with an error value.
 func (p *PanicError) Unwrap() error {
 	err, _ := p.Value.(error)
 	return err
 }
 
-// ErrGoexit is the failure recorded for a task that called runtime.Goexit instead of returning:
+// ErrGoexit is the failure recorded for a task that called [runtime.Goexit] instead of returning:
 // loom's futures and structured subtasks complete with it (the goroutine goes on exiting), so
 // nothing that waits for the task hangs. Java has no counterpart; a Java task returns or throws.
 var ErrGoexit = errors.New("thread: task called runtime.Goexit")

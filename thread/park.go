@@ -137,11 +137,12 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
 		parked |= flagQueued
 	}
-	t.enterParkState(st, reason)
 	t.armWake()
 	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
-	// it stores itself in t.slot (wakeWith), so the store of nil comes first.
+	// it stores itself in t.slot (wakeWith), so the store of nil comes first; then the state (a
+	// WAITING virtual thread has no carrier), before a waker can make it RUNNABLE again.
 	t.slot.Store(nil)
+	t.enterParkState(st, reason)
 	t.park.Store(parked)
 	permit := permitFor(reason)
 	if t.bits.get(permit) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) {
@@ -157,6 +158,7 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 	if timeout > 0 {
 		t.sched.timers.add(t, deadline, parked)
 	}
+	t.traceUnmount("", reason, blocker, timeout)
 	return true
 }
 
@@ -255,6 +257,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 	if pinnedBy != "" {
 		start = time.Now()
 		t.sched.pinnedParks.Add(1)
+		t.tracePinnedPark(pinnedBy, reason, blocker, timeout)
 		if reason == rt.ParkMonitorWait {
 			compensated = slot.Pool().Compensate()
 		}
@@ -521,6 +524,7 @@ func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	}
 	t.gid = gidFunc()
 	t.mount(s)
+	t.traceRunning()
 	defer t.endUnfinished()
 	if f, ok := t.task.(funcTask); ok {
 		f() // not through Run: one frame less under a parked thread
@@ -596,6 +600,7 @@ func (t *Thread) mount(s *carrier.Slot) {
 	t.slot.Store(s)
 	s.Mounted(unsafe.Pointer(t), t.gid)
 	curCache[t.gid&(cacheSize-1)].Store(t)
+	t.traceMount()
 }
 
 // Park disables the current thread until its permit is available (see Unpark), it is
@@ -611,7 +616,7 @@ func Park() {
 }
 
 // ParkNanos is Park that also returns once d has elapsed (TIMED_WAITING). d <= 0 returns at once
-// and leaves the permit as it is, as LockSupport.parkNanos does; math.MaxInt64 waits as long as
+// and leaves the permit as it is, as LockSupport.parkNanos does; [math.MaxInt64] waits as long as
 // Park. It ports LockSupport.parkNanos.
 func ParkNanos(d time.Duration) {
 	if d > 0 {
@@ -619,7 +624,7 @@ func ParkNanos(d time.Duration) {
 	}
 }
 
-// ParkUntil is Park that also returns once deadline has passed. Unlike ParkNanos, a deadline
+// ParkUntil is Park that also returns once deadline has passed. Unlike [ParkNanos], a deadline
 // already past still consumes an available permit, as LockSupport.parkUntil does on the JDK. It
 // ports LockSupport.parkUntil.
 func ParkUntil(deadline time.Time) {
@@ -643,7 +648,7 @@ func Unpark(t *Thread) {
 // Sleep pauses the current thread for at least d (TIMED_WAITING); a virtual thread unmounts
 // meanwhile unless it is pinned. It neither consumes nor grants the park permit, and Unpark does
 // not shorten it. If the thread is interrupted (before or during the sleep) Sleep returns
-// ErrInterrupted and clears the interrupt status. Sleep(0) is a Yield; a negative d returns at
+// [ErrInterrupted] and clears the interrupt status. Sleep(0) is a Yield; a negative d returns at
 // once, as Thread.sleep(Duration) does. It ports Thread.sleep.
 func Sleep(d time.Duration) error {
 	if d < 0 {
@@ -658,6 +663,7 @@ func Sleep(d time.Duration) error {
 	}
 	deadline := rt.Deadline(d) // saturates: math.MaxInt64 sleeps forever rather than not at all
 	hadPermit := t.bits.take(bitPermit)
+	t.traceSleep()
 	var err error
 	for {
 		left := deadline - nanotime()
@@ -695,7 +701,7 @@ func Interrupted() bool { return Current().bits.take(bitInterrupted) }
 
 // Yield gives the current virtual thread's carrier to the next queued virtual thread and queues
 // itself behind the ones already waiting (FIFO); with nothing queued, or when the thread is
-// pinned, it just continues. On a platform thread it is runtime.Gosched. It neither consumes nor
+// pinned, it just continues. On a platform thread it is [runtime.Gosched]. It neither consumes nor
 // grants the park permit. It ports Thread.yield().
 func Yield() {
 	t := Current()
@@ -713,13 +719,14 @@ func Yield() {
 		t.slot.Store(s)
 		return
 	}
+	t.traceYield()
 	t.awaitWake()
 	t.mount(t.slot.Load())
 }
 
 // Native runs fn pinned: a virtual thread that parks (or sleeps, or blocks in any loom call)
 // inside fn keeps its carrier, as a Java virtual thread does with a native frame on its stack.
-// Every such park that lasts longer than the scheduler's threshold is reported as a PinnedEvent
+// Every such park that lasts longer than the scheduler's threshold is reported as a [PinnedEvent]
 // with reason "NATIVE". On a platform thread Native just calls fn.
 func Native(fn func()) {
 	t := Current()
@@ -729,16 +736,16 @@ func Native(fn func()) {
 }
 
 // Blocking runs fn unmounted: a virtual thread gives its carrier back while fn runs, so fn may
-// block in Go's own ways (channel operations, sync.Mutex, time.Sleep, syscalls) without holding a
+// block in Go's own ways (channel operations, [sync.Mutex], [time.Sleep], syscalls) without holding a
 // carrier that other virtual threads need, then re-mounts (behind the threads already queued). It
 // is the managed blocker of Java's ForkJoinPool. On a platform thread, or a pinned virtual
 // thread, Blocking just calls fn. The thread's state stays RUNNABLE.
 //
 // An unmounted fn that blocks in a syscall holds an OS thread of its own, so unmounted Blocking
-// calls count against PlatformThreadLimit together with platform threads: past the limit,
+// calls count against [PlatformThreadLimit] together with platform threads: past the limit,
 // Blocking calls fn without unmounting (the carrier waits with it, as ForkJoinPool.managedBlock
 // blocks in place when the pool cannot grow), and starting a platform thread fails with
-// ErrThreadLimit; the process never reaches the Go runtime's fatal "thread exhaustion".
+// [ErrThreadLimit]; the process never reaches the Go runtime's fatal "thread exhaustion".
 func Blocking(fn func()) {
 	t := Current()
 	s := t.slot.Load()
@@ -751,6 +758,7 @@ func Blocking(fn func()) {
 	}
 	t.slot.Store(nil)
 	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)
+	t.traceBlocking()
 	p := s.Pool()
 	p.Release(s)
 	defer func() {

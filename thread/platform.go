@@ -54,9 +54,9 @@ func runtimeReserve(max int) int {
 }
 
 // PlatformThreadLimit returns how many platform threads loom lets the process have at once: the
-// smallest of Go's own limit (debug.SetMaxThreads), the kernel's threads-max and pid_max, the
+// smallest of Go's own limit ([debug.SetMaxThreads]), the kernel's threads-max and pid_max, the
 // process's RLIMIT_NPROC and its cgroup's pids.max, less a reserve for the Go runtime's own
-// threads. SetPlatformThreadLimit overrides it. Virtual threads inside Blocking that have given
+// threads. [SetPlatformThreadLimit] overrides it. Virtual threads inside Blocking that have given
 // their carrier back count against the same limit (see Blocking).
 func PlatformThreadLimit() int {
 	limitOnce.Do(func() {
@@ -67,8 +67,8 @@ func PlatformThreadLimit() int {
 	return int(platformLimit.Load())
 }
 
-// SetPlatformThreadLimit sets the limit PlatformThreadLimit reports (n <= 0 restores the default
-// computed from the OS). Raising it past Go's debug.SetMaxThreads also raises that, since the
+// SetPlatformThreadLimit sets the limit [PlatformThreadLimit] reports (n <= 0 restores the default
+// computed from the OS). Raising it past Go's [debug.SetMaxThreads] also raises that, since the
 // runtime would otherwise abort the process first.
 func SetPlatformThreadLimit(n int) {
 	limitOnce.Do(func() {})

@@ -227,11 +227,11 @@ func mountedOn(gid int64) *Thread {
 // Thread.currentThread().
 //
 // An attached Thread lives as long as its goroutine, but Go does not say when a goroutine ends.
-// loom finds out by sweeping: it reads the ids of the live goroutines (runtime.Stack of all
+// loom finds out by sweeping: it reads the ids of the live goroutines ([runtime.Stack] of all
 // goroutines, which stops the world for a moment: about a microsecond per goroutine, and tens of
 // milliseconds in a process that has had a million goroutines at once, since Go keeps their
-// structures) and terminates the Threads of the goroutines that have gone. LiveThreads,
-// FindDeadlocked and DumpThreads sweep every time before they answer; State, IsAlive, Join and
+// structures) and terminates the Threads of the goroutines that have gone. [LiveThreads],
+// [FindDeadlocked] and [DumpThreads] sweep every time before they answer; State, IsAlive, Join and
 // JoinTimeout of an attached Thread, called from another goroutine, sweep at most once per 50
 // times the last sweep's duration, so they never spend more than about 2% of a core on it and
 // may report a goroutine that has just ended as alive for that long (milliseconds in a small

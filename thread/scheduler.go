@@ -32,7 +32,7 @@ const (
 	PinSynchronized
 )
 
-// String returns "PinNone" or "PinSynchronized".
+// String returns "[PinNone]" or "[PinSynchronized]".
 func (m PinningMode) String() string {
 	if m == PinSynchronized {
 		return "PinSynchronized"
@@ -42,17 +42,17 @@ func (m PinningMode) String() string {
 
 // PinnedEvent reports a park that kept its carrier, like the JFR event jdk.VirtualThreadPinned.
 type PinnedEvent struct {
-	Thread   *Thread
+	Thread   *Thread       // the virtual thread that parked, as the event's eventThread
 	Carrier  string        // the carrier it kept
 	Duration time.Duration // how long it was parked
 	// Reason is why the carrier was kept: "MONITOR" (a monitor held or entered under
-	// PinSynchronized), "NATIVE" (inside Native), or "NATIVE_BLOCKING" (the watchdog saw the thread
-	// blocked in Go's own ways while mounted: a channel, sync.Mutex, a plain net.Conn, a syscall;
-	// see SchedulerOptions.WatchdogThreshold).
+	// [PinSynchronized]), "NATIVE" (inside Native), or "NATIVE_BLOCKING" (the watchdog saw the thread
+	// blocked in Go's own ways while mounted: a channel, [sync.Mutex], a plain [net.Conn], a syscall;
+	// see [SchedulerOptions.WatchdogThreshold]).
 	Reason string
 	// BlockingOperation is what the thread waited in: "LockSupport.park", "Contended monitor
 	// enter", "Object.wait", or for NATIVE_BLOCKING the Go runtime's wait reason ("chan receive",
-	// "sync.Mutex.Lock", "IO wait", "sleep", ...).
+	// "[sync.Mutex.Lock]", "IO wait", "sleep", ...).
 	BlockingOperation string
 	// Stack is the goroutine's stack: when it unparked, or (NATIVE_BLOCKING) while it was blocked.
 	Stack []byte
@@ -62,19 +62,19 @@ type PinnedEvent struct {
 // Java 24+ pinning.
 type SchedulerOptions struct {
 	// Parallelism is the number of carriers (jdk.virtualThreadScheduler.parallelism); 0 means
-	// runtime.GOMAXPROCS(0).
+	// [runtime.GOMAXPROCS](0).
 	Parallelism int
 	// MaxPoolSize caps the carriers including compensation (jdk.virtualThreadScheduler.maxPoolSize);
 	// 0 means max(Parallelism, 256).
 	MaxPoolSize int
-	// Pinning chooses Java 21-23 (PinSynchronized) or Java 24+ (PinNone) monitor behaviour.
+	// Pinning chooses Java 21-23 ([PinSynchronized]) or Java 24+ ([PinNone]) monitor behaviour.
 	Pinning PinningMode
 	// OnPinned, if set, is called for every pinned park that lasted at least PinnedThreshold,
 	// like the JFR event jdk.VirtualThreadPinned: when the pinned thread unparks, which waits
 	// (keeping its carrier) until OnPinned returns, and by the watchdog. It runs on a goroutine
 	// of its own, not on the pinned thread (the event names it), so that nothing it does can
 	// unwind through the wait the thread is in: a panic in OnPinned is printed to stderr and
-	// otherwise ignored, and runtime.Goexit ends only that goroutine.
+	// otherwise ignored, and [runtime.Goexit] ends only that goroutine.
 	OnPinned func(PinnedEvent)
 	// PinnedThreshold is the shortest pinned park reported; 0 means 20 ms (JFR's default).
 	PinnedThreshold time.Duration
@@ -82,7 +82,7 @@ type SchedulerOptions struct {
 	// -Djdk.tracePinnedThreads: "short" (the thread and the reason) or "full" (also the stack).
 	// Each stack is printed once.
 	TracePinned string
-	// TraceOutput receives TracePinned output; nil means os.Stdout (as in the JDK). Its Write
+	// TraceOutput receives TracePinned output; nil means [os.Stdout] (as in the JDK). Its Write
 	// is called as OnPinned is.
 	TraceOutput io.Writer
 	// ProfilerLabels sets pprof labels (loom.thread, loom.name) on the goroutine of every virtual
@@ -90,8 +90,8 @@ type SchedulerOptions struct {
 	// and some garbage per thread, so it is off by default (LOOM_OPTS: -Dloom.profilerLabels=true).
 	ProfilerLabels bool
 	// WatchdogThreshold, if positive, starts a watchdog that reports a virtual thread holding its
-	// carrier for longer than this while blocked in Go's own ways (channel, sync.Mutex, syscall,
-	// time.Sleep, a plain net.Conn) as a PinnedEvent with reason "NATIVE_BLOCKING" (LOOM_OPTS:
+	// carrier for longer than this while blocked in Go's own ways (channel, [sync.Mutex], syscall,
+	// [time.Sleep], a plain [net.Conn]) as a [PinnedEvent] with reason "NATIVE_BLOCKING" (LOOM_OPTS:
 	// -Dloom.watchdog=100ms), passed to OnPinned and printed by TracePinned like a pinned park.
 	// See package vio and Blocking for the cure.
 	WatchdogThreshold time.Duration
@@ -101,7 +101,7 @@ type SchedulerOptions struct {
 }
 
 // Scheduler is a pool of carriers that runs virtual threads, as the JDK's ForkJoinPool-based
-// virtual-thread scheduler. Use DefaultScheduler, or NewScheduler for one of your own (for
+// virtual-thread scheduler. Use [DefaultScheduler], or [NewScheduler] for one of your own (for
 // example with one carrier, to watch threads take turns).
 type Scheduler struct {
 	opts SchedulerOptions
@@ -249,7 +249,7 @@ func DefaultScheduler() *Scheduler {
 }
 
 // OptionsFromJavaProperties parses JDK-style system properties ("-Dkey=value" words) into
-// SchedulerOptions, as DefaultScheduler does with LOOM_OPTS. Unknown properties are ignored.
+// [SchedulerOptions], as [DefaultScheduler] does with LOOM_OPTS. Unknown properties are ignored.
 func OptionsFromJavaProperties(env string) SchedulerOptions {
 	var o SchedulerOptions
 	for _, f := range strings.Fields(env) {
@@ -307,7 +307,7 @@ type SchedulerStats struct {
 	// one and so own it now. PeakGoroutines is the most of them alive at once. A burst of tasks
 	// that never block keeps them near Parallelism.
 	Goroutines     int64
-	PeakGoroutines int64
+	PeakGoroutines int64 // the most Goroutines alive at once since the scheduler began
 }
 
 // Stats returns a snapshot of the scheduler's counters.
@@ -330,10 +330,10 @@ func (s *Scheduler) Stats() SchedulerStats {
 	}
 }
 
-// Close stops the scheduler: starting a virtual thread on it fails with ErrRejected from then
+// Close stops the scheduler: starting a virtual thread on it fails with [ErrRejected] from then
 // on, and Close waits (unmounted, if the caller is a virtual thread of another scheduler) until
 // every virtual thread already started on it has terminated. Its carriers then exit. Close on
-// the default scheduler panics with ErrIllegalThreadState; closing twice is harmless. A virtual
+// the default scheduler panics with [ErrIllegalThreadState]; closing twice is harmless. A virtual
 // thread of s must not call s.Close (it would wait for itself).
 func (s *Scheduler) Close() {
 	if s == defaultSched {
@@ -367,9 +367,12 @@ func (s *Scheduler) start(t *Thread) error {
 	if s.opts.WatchdogThreshold > 0 {
 		s.startWatchdog()
 	}
+	t.traceStarted()
 	if err := s.pool.Submit(t.newTask()); err != nil {
+		err = fmt.Errorf("%w: %v", ErrRejected, err)
+		t.traceSubmitFailed(err)
 		t.terminate(nil) // counts the thread out, as for every thread that ends
-		return fmt.Errorf("%w: %v", ErrRejected, err)
+		return err
 	}
 	return nil
 }
@@ -394,6 +397,7 @@ func (s *Scheduler) threadEnded(t *Thread, slot *carrier.Slot) {
 
 // pinned reports a park of t that kept its carrier for d.
 func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason int) {
+	t.tracePinned(d, reason, blockingOperation(parkReason))
 	if d < s.opts.PinnedThreshold || (s.opts.OnPinned == nil && s.opts.TracePinned == "") {
 		if d >= s.opts.PinnedThreshold {
 			s.pinnedEvents.Add(1)
@@ -401,13 +405,7 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 		return
 	}
 	s.pinnedEvents.Add(1)
-	op := "LockSupport.park"
-	switch parkReason {
-	case rt.ParkBlocked:
-		op = "Contended monitor enter"
-	case rt.ParkMonitorWait:
-		op = "Object.wait"
-	}
+	op := blockingOperation(parkReason)
 	stack := debug.Stack()
 	if s.opts.OnPinned != nil {
 		ev := PinnedEvent{Thread: t, Carrier: t.Carrier(), Duration: d, Reason: reason, BlockingOperation: op, Stack: stack}
@@ -416,6 +414,17 @@ func (s *Scheduler) pinned(t *Thread, d time.Duration, reason string, parkReason
 	if s.opts.TracePinned != "" {
 		callUser("SchedulerOptions.TraceOutput", func() { s.trace(t, reason, stack) })
 	}
+}
+
+// blockingOperation names what a park with the given reason waits in, as JFR does.
+func blockingOperation(parkReason int) string {
+	switch parkReason {
+	case rt.ParkBlocked:
+		return "Contended monitor enter"
+	case rt.ParkMonitorWait:
+		return "Object.wait"
+	}
+	return "LockSupport.park"
 }
 
 // trace prints a pinned park as Java 21's -Djdk.tracePinnedThreads does: the thread, the reason,

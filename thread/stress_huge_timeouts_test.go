@@ -43,8 +43,7 @@ func TestStressHugeTimeoutsRacingUnparkAndInterrupt(t *testing.T) {
 					}
 				})
 				r := rand.New(rand.NewPCG(seed, 1))
-				var waiter *thread.Thread
-				waiter = start(func() {
+				waiter := start(func() {
 					for i := range int64(iterations) {
 						d := huge[r.IntN(len(huge))]
 						how := int64(r.IntN(3))

@@ -16,8 +16,8 @@ import (
 
 // Thread is a thread of execution: a virtual thread (a goroutine that runs only while it holds one
 // of its scheduler's carriers) or a platform thread (a goroutine locked to its own OS thread). It
-// ports java.lang.Thread. Threads are made by the builders (OfVirtual, OfPlatform) or
-// StartVirtualThread, and Current returns the running one. A Thread must not be copied.
+// ports java.lang.Thread. Threads are made by the builders ([OfVirtual], [OfPlatform]) or
+// [StartVirtualThread], and Current returns the running one. A Thread must not be copied.
 type Thread struct {
 	_ noCopy
 
@@ -95,6 +95,7 @@ type extraMore struct {
 	labelled    bool        // pprof labels set on the goroutine
 	io          ioState     // an I/O call in progress; see iopark.go
 	data        rt.Data
+	trace       atomic.Pointer[vtrace] // the execution tracer's annotations (trace.go)
 }
 
 // ext returns t's extra, making it if t has none yet. Several goroutines may ask at once (a
@@ -208,8 +209,8 @@ func (t *Thread) IsDaemon() bool {
 }
 
 // SetDaemon marks t as a daemon or user thread before it starts. It panics with
-// ErrIllegalArgument for SetDaemon(false) on a virtual thread (in any state) and with
-// ErrIllegalThreadState once the thread has started. It ports Thread.setDaemon.
+// [ErrIllegalArgument] for SetDaemon(false) on a virtual thread (in any state) and with
+// [ErrIllegalThreadState] once the thread has started. It ports Thread.setDaemon.
 func (t *Thread) SetDaemon(on bool) {
 	if t.isVirtual() && !on {
 		panic(fmt.Errorf("%w: 'false' not legal for virtual threads", ErrIllegalArgument))
@@ -222,7 +223,7 @@ func (t *Thread) SetDaemon(on bool) {
 	}
 }
 
-// Priority returns the thread's priority; always NormPriority (5) for virtual threads. Go has no
+// Priority returns the thread's priority; always [NormPriority] (5) for virtual threads. Go has no
 // thread priorities: the value is kept and reported, not applied. It ports Thread.getPriority().
 func (t *Thread) Priority() int {
 	if m := t.moreIfAny(); m != nil && !t.isVirtual() {
@@ -234,7 +235,7 @@ func (t *Thread) Priority() int {
 }
 
 // SetPriority sets the priority of a platform thread; on a virtual thread it is ignored. A
-// priority outside MinPriority..MaxPriority panics with ErrIllegalArgument. It ports
+// priority outside [MinPriority]..MaxPriority panics with [ErrIllegalArgument]. It ports
 // Thread.setPriority.
 func (t *Thread) SetPriority(p int) {
 	if p < MinPriority || p > MaxPriority {
@@ -275,7 +276,7 @@ func (t *Thread) alive() bool {
 func (t *Thread) IsInterrupted() bool { return t.bits.get(bitInterrupted) }
 
 // Interrupt sets t's interrupt status and wakes it if it is blocked in a loom call: Sleep, Join,
-// a lock, a condition, a queue or a future then return ErrInterrupted (clearing the status), and
+// a lock, a condition, a queue or a future then return [ErrInterrupted] (clearing the status), and
 // Park returns with the status left set. A thread blocked in package vio's I/O (a socket, a
 // file) has that socket or file closed, as Java closes an interruptible channel. An interrupt of a
 // thread that is not blocked is kept until its next interruptible call. Interrupting a thread
@@ -359,8 +360,8 @@ func (t *Thread) String() string {
 
 // Start schedules t to run its task: a virtual thread is queued on its scheduler's carriers, a
 // platform thread gets a goroutine locked to a new OS thread. It panics with
-// ErrIllegalThreadState if t was started before (or has terminated), with ErrThreadLimit if a
-// platform thread cannot be created (see TryStart), and with ErrRejected if the virtual thread's
+// [ErrIllegalThreadState] if t was started before (or has terminated), with [ErrThreadLimit] if a
+// platform thread cannot be created (see TryStart), and with [ErrRejected] if the virtual thread's
 // scheduler is closed. It ports Thread.start().
 func (t *Thread) Start() {
 	if err := t.TryStart(); err != nil {
@@ -368,7 +369,7 @@ func (t *Thread) Start() {
 	}
 }
 
-// TryStart is Start, but it returns ErrThreadLimit and ErrRejected instead of panicking (the
+// TryStart is Start, but it returns [ErrThreadLimit] and [ErrRejected] instead of panicking (the
 // thread is then TERMINATED, as in Java). Starting twice still panics: that is a programming
 // error.
 func (t *Thread) TryStart() error {
@@ -432,6 +433,7 @@ func (t *Thread) uncaught(v any, stack []byte) {
 // terminate marks t TERMINATED, releases its thread-locals and wakes its joiners. slot is the
 // carrier it ends on, if any.
 func (t *Thread) terminate(slot *carrier.Slot) {
+	t.traceEnded()
 	t.state.Store(int32(Terminated))
 	t.task = nil
 	// Most threads end unjoined and without an extra: skip it then. A joiner makes the extra and
@@ -465,7 +467,7 @@ func (t *Thread) terminateExtra(x *extra) {
 
 // Join waits until t has terminated. It returns at once for a thread that was never started or
 // has ended. While it waits, a virtual caller unmounts. If the caller is interrupted (before or
-// while waiting, while t is alive), Join returns ErrInterrupted and clears the interrupt status.
+// while waiting, while t is alive), Join returns [ErrInterrupted] and clears the interrupt status.
 // Termination of t synchronizes before Join returns. It ports Thread.join().
 func (t *Thread) Join() error {
 	_, err := t.join(-1)
@@ -473,7 +475,7 @@ func (t *Thread) Join() error {
 }
 
 // JoinTimeout waits at most d for t to terminate and reports whether it has. d <= 0 just tests.
-// It panics with ErrIllegalThreadState if t was never started (as join(Duration) throws); see
+// It panics with [ErrIllegalThreadState] if t was never started (as join(Duration) throws); see
 // Join for interrupts. It ports Thread.join(Duration).
 func (t *Thread) JoinTimeout(d time.Duration) (bool, error) {
 	if t.State() == New {

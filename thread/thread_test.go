@@ -207,8 +207,7 @@ func TestToStringFormats(t *testing.T) {
 
 func TestCurrentInsideVirtualThreadIsTheVirtualThread(t *testing.T) {
 	var got [3]*thread.Thread
-	var th *thread.Thread
-	th = thread.StartVirtualThread(func() {
+	th := thread.StartVirtualThread(func() {
 		got[0] = thread.Current()
 		thread.Sleep(time.Millisecond)
 		got[1] = thread.Current()
@@ -283,8 +282,7 @@ func TestStatesParkSleepJoinTerminated(t *testing.T) {
 			b = thread.OfPlatform().Unstarted
 		}
 		step := make(chan int, 1)
-		var th *thread.Thread
-		th = b(func() {
+		th := b(func() {
 			thread.Park()
 			thread.Sleep(time.Hour) // interrupted below
 			thread.Current().SetName("done")
@@ -599,7 +597,7 @@ func TestVirtualThreadCreatedByVirtualThreadUsesParentScheduler(t *testing.T) {
 		c.Join()
 	})
 	join(t, th)
-	if !strings.HasPrefix(carrier, fmt.Sprintf("ForkJoinPool-")) || !strings.HasSuffix(carrier, "-worker-1") {
+	if !strings.HasPrefix(carrier, "ForkJoinPool-") || !strings.HasSuffix(carrier, "-worker-1") {
 		t.Fatalf("child carrier %q", carrier)
 	}
 	// a thread is counted out of Live just after its joiners are released

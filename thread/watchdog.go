@@ -118,6 +118,7 @@ func (s *Scheduler) watch(st *watchState) {
 		}
 		st.reported[m.Slot] = m.Seq
 		s.pinnedEvents.Add(1)
+		t.tracePinned(s.opts.WatchdogThreshold, "NATIVE_BLOCKING", w.reason)
 		if s.opts.OnPinned != nil {
 			ev := PinnedEvent{Thread: t, Carrier: m.Slot.Name, Duration: s.opts.WatchdogThreshold,
 				Reason: "NATIVE_BLOCKING", BlockingOperation: w.reason, Stack: w.stack}

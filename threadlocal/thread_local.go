@@ -10,7 +10,7 @@ import (
 )
 
 // ThreadLocal is a variable with one value per thread. It ports java.lang.ThreadLocal (and, when
-// made by NewInheritable, java.lang.InheritableThreadLocal).
+// made by [NewInheritable], java.lang.InheritableThreadLocal).
 //
 // The zero value is a ready ThreadLocal whose initial value is T's zero value, like
 // `new ThreadLocal<T>()` (whose initial value is null). A ThreadLocal must not be copied after
@@ -99,7 +99,7 @@ func (c *core) set(v any) { rt.CurrentData().SetLocal(c.key(), v, c.inherit) }
 
 func (c *core) remove() { rt.CurrentData().RemoveLocal(c.key()) }
 
-// New returns a ThreadLocal whose initial value in every thread is T's zero value. It ports
+// New returns a [ThreadLocal] whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.
 func New[T any]() *ThreadLocal[T] {
 	tl := &ThreadLocal[T]{}
@@ -107,9 +107,9 @@ func New[T any]() *ThreadLocal[T] {
 	return tl
 }
 
-// WithInitial returns a ThreadLocal whose initial value in a thread is computed by initial, called
+// WithInitial returns a [ThreadLocal] whose initial value in a thread is computed by initial, called
 // on that thread the first time it calls Get without having called Set (or after Remove). A nil
-// initial panics with an error wrapping thread.ErrNilArgument. It ports ThreadLocal.withInitial.
+// initial panics with an error wrapping [thread.ErrNilArgument]. It ports ThreadLocal.withInitial.
 func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 	if initial == nil {
 		panic(fmt.Errorf("%w: threadlocal: initial value supplier", thread.ErrNilArgument))
@@ -120,7 +120,7 @@ func WithInitial[T any](initial func() T) *ThreadLocal[T] {
 	return tl
 }
 
-// NewInheritable returns an inheritable ThreadLocal: a thread created by a thread that has a value
+// NewInheritable returns an inheritable [ThreadLocal]: a thread created by a thread that has a value
 // for it (set, or computed by Get) starts with childValue(parent's value), computed on the
 // creating thread when the new thread is created. A nil childValue copies the parent's value. A
 // builder's InheritInheritableThreadLocals(false) stops the copy. The initial value is T's zero
@@ -141,10 +141,10 @@ func NewInheritable[T any](childValue func(parent T) T) *ThreadLocal[T] {
 
 // Get returns the current thread's value of tl. If the thread has none (it never called Set, or
 // called Remove since), Get stores and returns the initial value: T's zero value, or what the
-// WithInitial supplier returns (the supplier is called once per thread until the next Remove). It
+// [WithInitial] supplier returns (the supplier is called once per thread until the next Remove). It
 // ports ThreadLocal.get.
 //
-// As in Java, a supplier that calls Get on the same ThreadLocal (with no value set meanwhile) is
+// As in Java, a supplier that calls Get on the same [ThreadLocal] (with no value set meanwhile) is
 // called again, and the outermost call's value is the one kept. Where Java would end such a
 // recursion with StackOverflowError, Get panics with an error wrapping
 // [ErrRecursiveInitialValue] once suppliers are nested 10,000 deep on one thread; nothing

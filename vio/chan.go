@@ -22,7 +22,7 @@ import (
 // loom did not start they are the plain channel operations.
 
 // Recv receives from ch, as v, ok := <-ch, waiting until a value or the close of ch arrives. A
-// virtual thread unmounts meanwhile (WAITING). It returns thread.ErrInterrupted (status cleared)
+// virtual thread unmounts meanwhile (WAITING). It returns [thread.ErrInterrupted] (status cleared)
 // if the thread is interrupted before or while it waits; then nothing was received. A nil ch
 // blocks until an interrupt. It ports BlockingQueue.take.
 func Recv[T any](ch <-chan T) (v T, ok bool, err error) {
@@ -49,7 +49,7 @@ func Recv[T any](ch <-chan T) (v T, ok bool, err error) {
 }
 
 // Send sends v on ch, as ch <- v, waiting until a receiver takes it (or there is room in ch's
-// buffer). A virtual thread unmounts meanwhile (WAITING). It returns thread.ErrInterrupted (status
+// buffer). A virtual thread unmounts meanwhile (WAITING). It returns [thread.ErrInterrupted] (status
 // cleared) if the thread is interrupted before or while it waits; then v was not sent. Sending on
 // a closed channel panics, as in Go. It ports BlockingQueue.put.
 func Send[T any](ch chan<- T, v T) error {
@@ -78,7 +78,7 @@ func Send[T any](ch chan<- T, v T) error {
 }
 
 // Await waits until ctx is done and returns nil (ctx.Err says why). A virtual thread unmounts
-// meanwhile (WAITING, or TIMED_WAITING if ctx has a deadline). It returns thread.ErrInterrupted
+// meanwhile (WAITING, or TIMED_WAITING if ctx has a deadline). It returns [thread.ErrInterrupted]
 // (status cleared) if the thread is interrupted before or while it waits. A ctx that is never done
 // ([context.Background]) waits until an interrupt. It ports CountDownLatch.await, with the context
 // as the latch. A nil ctx panics with [thread.ErrNilArgument].

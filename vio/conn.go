@@ -23,18 +23,22 @@ import (
 // UDP sockets (a TLS conn, [net.Pipe]) have no system call vio can try: their calls unmount for
 // their whole length.
 //
-// Interrupting a thread blocked in Read or Write ([thread.Thread.Interrupt]), or calling them with
-// the interrupt status set, closes the Conn; the call returns a [*net.OpError] wrapping
+// Interrupts follow java.net.Socket's (NioSocketImpl on a virtual thread). Interrupting a thread
+// blocked in Read or Write ([thread.Thread.Interrupt]), or calling one that has to wait with the
+// interrupt status set, closes the Conn; the call returns a [*net.OpError] wrapping
 // [ErrClosedByInterrupt], and the interrupt status stays set (Java's SocketException "Closed by
-// interrupt" / ClosedByInterruptException). Closing the Conn from another thread makes blocked
-// calls return [net.ErrClosed]; deadlines make them return [os.ErrDeadlineExceeded] (Java's
-// SocketTimeoutException) and leave the Conn open.
+// interrupt"). A Read with data there or a Write with room in the send buffer proceeds with the
+// status set and leaves the Conn open, as Java's InputStream.read and OutputStream.write do
+// (SocketChannel would close itself: see the package doc). A Conn without a system-call path is
+// about to wait from the start of each call: the status set closes it at once. Closing the Conn
+// from another thread makes blocked calls return [net.ErrClosed]; deadlines make them return
+// [os.ErrDeadlineExceeded] (Java's SocketTimeoutException) and leave the Conn open.
 //
 // On a platform thread, and on a goroutine loom did not start, a Conn behaves as the conn it
 // wraps (plus the interrupt rule, on a thread loom knows). Errors are the standard library's:
-// io.EOF at the end of a stream, *net.OpError with Op "read" or "write" otherwise.
+// [io.EOF] at the end of a stream, *net.OpError with Op "read" or "write" otherwise.
 //
-// Several goroutines may call a Conn's methods at once, as for any net.Conn; concurrent Reads
+// Several goroutines may call a Conn's methods at once, as for any [net.Conn]; concurrent Reads
 // (or Writes) are serialized by Go's poller, and a virtual thread waiting for another's Read to
 // finish holds its carrier meanwhile.
 type Conn struct {
@@ -64,7 +68,7 @@ func wrapConn(c net.Conn) *Conn {
 		vc.netw = vc.laddr.Network()
 	}
 	vc.init(vc, c.Close, "read", "write")
-	vc.raw.init(c)
+	vc.raw.init(c, vc)
 	return vc
 }
 
@@ -72,24 +76,22 @@ func wrapConn(c net.Conn) *Conn {
 func (c *Conn) NetConn() net.Conn { return c.c }
 
 // Read reads into b, as the wrapped conn's Read. It blocks until some data is available, the
-// peer closes (io.EOF), a read deadline passes ([os.ErrDeadlineExceeded]) or the conn is closed;
-// a virtual thread unmounts meanwhile. An interrupt closes the conn and Read returns
-// [ErrClosedByInterrupt] (see [Conn]). It ports SocketInputStream.read / SocketChannel.read.
+// peer closes ([io.EOF]), a read deadline passes ([os.ErrDeadlineExceeded]) or the conn is closed;
+// a virtual thread unmounts meanwhile. An interrupt while it waits, or the interrupt status set
+// when it would have to wait, closes the conn and Read returns [ErrClosedByInterrupt]; with data
+// there it reads whatever the status (see [Conn]). A Read of no bytes returns at once. It ports
+// Socket's InputStream.read.
 func (c *Conn) Read(b []byte) (n int, err error) {
 	t, mounted := rt.IOCurrent()
-	if t == nil {
-		return c.c.Read(b)
-	}
-	prev := rt.IOBegin(t, &c.rwait)
-	defer rt.IOEnd(t, prev) // the wrapped conn may panic: re-mount regardless
 	switch {
-	case mounted && c.raw.ok() && len(b) > 0:
+	case t == nil:
+		return c.c.Read(b)
+	case c.raw.ok() && len(b) > 0:
 		n, err = c.raw.read(c, t, b)
-	case mounted && len(b) > 0:
-		rt.IOPark(t, c.readHow())
-		fallthrough
+	case c.raw.ok():
+		n, err = c.c.Read(b) // returns at once, as Java's read of 0 bytes
 	default:
-		n, err = c.c.Read(b)
+		n, err = c.unmounted(t, mounted && len(b) > 0, &c.rwait, c.readHow(), c.c.Read, b)
 	}
 	if err != nil {
 		err = c.checkInterrupt(t, "read", err)
@@ -99,28 +101,37 @@ func (c *Conn) Read(b []byte) (n int, err error) {
 
 // Write writes b, as the wrapped conn's Write: it returns when all of b is written or an error
 // occurs, with the count written. It blocks while the socket's send buffer is full; a virtual
-// thread unmounts meanwhile. Deadlines, close and interrupts are as for Read. It ports
-// SocketOutputStream.write / SocketChannel.write.
+// thread unmounts meanwhile. Deadlines, close and interrupts are as for Read: with room in the
+// send buffer it writes whatever the interrupt status; if it has to wait with the status set,
+// it closes the conn and returns the count written so far with [ErrClosedByInterrupt]. It ports
+// Socket's OutputStream.write.
 func (c *Conn) Write(b []byte) (n int, err error) {
 	t, mounted := rt.IOCurrent()
-	if t == nil {
-		return c.c.Write(b)
-	}
-	prev := rt.IOBegin(t, &c.wwait)
-	defer rt.IOEnd(t, prev)
 	switch {
-	case mounted && c.raw.ok():
+	case t == nil:
+		return c.c.Write(b)
+	case c.raw.ok():
 		n, err = c.raw.write(c, t, b)
-	case mounted:
-		rt.IOPark(t, c.writeHow())
-		fallthrough
 	default:
-		n, err = c.c.Write(b)
+		n, err = c.unmounted(t, mounted, &c.wwait, c.writeHow(), c.c.Write, b)
 	}
 	if err != nil {
 		err = c.checkInterrupt(t, "write", err)
 	}
 	return n, err
+}
+
+// unmounted runs fn(b), a Read or Write of a conn vio cannot try without blocking, for thread t,
+// registered as w: unmounted if park (a mounted virtual thread), showing as how says. It is about
+// to park from the start, so the interrupt status set at entry closes the conn (w is the
+// endpoint's rwait or wwait).
+func (c *Conn) unmounted(t any, park bool, w *rt.IOWait, how int, fn func([]byte) (int, error), b []byte) (int, error) {
+	prev := rt.IOBegin(t, w)
+	defer rt.IOEnd(t, prev) // the wrapped conn may panic: re-mount regardless
+	if park {
+		rt.IOPark(t, how)
+	}
+	return fn(b)
 }
 
 // checkInterrupt turns the error of a call by t into the interrupt's error if an interrupt of t

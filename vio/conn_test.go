@@ -159,24 +159,6 @@ func TestReadWithDataThereKeepsTheCarrier(t *testing.T) {
 	}
 }
 
-func TestInterruptBeforeReadClosesTheConnEvenWithDataThere(t *testing.T) {
-	runVirtual(t, nil, func() {
-		c := newConnection(t)
-		c.c1.Write([]byte("data"))
-		thread.Current().Interrupt()
-		n, err := c.c2.Read(make([]byte, 10))
-		if n != 0 || !isInterruptClose(err) {
-			t.Errorf("Read with the interrupt status set = %d, %v; want ErrClosedByInterrupt", n, err)
-		}
-		if !thread.Interrupted() {
-			t.Error("interrupt status cleared")
-		}
-		if !isClosed(c.c2) {
-			t.Error("conn not closed")
-		}
-	})
-}
-
 // The interrupt's error belongs to the call during which the interrupt closed the resource: a
 // later call of the same thread, its status still set, finds it closed and fails as any call on a
 // closed resource does (net.ErrClosed; os.ErrClosed for a file), as Java's next read on the
@@ -205,13 +187,14 @@ func TestALaterCallOnAResourceClosedByInterruptIsAPlainClose(t *testing.T) {
 		}
 		defer f.Close()
 		buf := make([]byte, 10)
+		w, big := newConnection(t), make([]byte, 64<<20) // a write that must wait: no one reads
 		for _, call := range []struct {
 			name   string
 			do     func() error
 			closed error
 		}{
 			{"Conn.Read", func() error { _, err := c.c2.Read(buf); return err }, net.ErrClosed},
-			{"Conn.Write", func() error { _, err := c.c1.Write(buf); return err }, net.ErrClosed},
+			{"Conn.Write", func() error { _, err := w.c1.Write(big); return err }, net.ErrClosed},
 			{"Listener.Accept", func() error { _, err := l.Accept(); return err }, net.ErrClosed},
 			{"PacketConn.ReadFrom", func() error { _, _, err := pc.ReadFrom(buf); return err }, net.ErrClosed},
 			{"File.Read", func() error { _, err := f.Read(buf); return err }, os.ErrClosed},
@@ -502,9 +485,11 @@ func TestNilArgumentsPanic(t *testing.T) {
 		"Handler":        func() { vio.Handler(nil) },
 		"HandlerWith":    func() { vio.HandlerWith(nil, nil) },
 		"NewFile":        func() { vio.NewFile(nil) },
-		"DialContext":    func() { vio.DialContext(nil, "tcp", "127.0.0.1:1") }, //nolint:staticcheck // the nil context is the test
-		"Await":          func() { vio.Await(nil) },                             //nolint:staticcheck
-		"Wait":           func() { vio.Wait(nil) },
+		//lint:ignore SA1012 the nil context is the test.
+		"DialContext": func() { vio.DialContext(nil, "tcp", "127.0.0.1:1") },
+		//lint:ignore SA1012 the nil context is the test.
+		"Await": func() { vio.Await(nil) },
+		"Wait":  func() { vio.Wait(nil) },
 	} {
 		func() {
 			defer func() {

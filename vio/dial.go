@@ -11,8 +11,8 @@ import (
 )
 
 // Dialer is a [net.Dialer] whose dials unmount a virtual thread and return vio [*Conn]s. Its
-// zero value dials as the zero net.Dialer does. Its DialContext fits [net/http.Transport]'s
-// DialContext field and the custom dialers of database drivers (pgx's DialFunc,
+// zero value dials as the zero [net.Dialer] does. Its [DialContext] fits [net/http.Transport]'s
+// [DialContext] field and the custom dialers of database drivers (pgx's DialFunc,
 // go-sql-driver/mysql's RegisterDialContext), so that their connections unmount too.
 type Dialer struct {
 	net.Dialer

@@ -47,10 +47,11 @@
 //
 // # How a blocked socket call moves
 //
-// Conn.Read on a mounted virtual thread registers the conn's IOWait with the thread (Java's
-// Thread.blockedOn), then calls syscall.RawConn.Read with a callback that makes the read(2)
+// [Conn.Read] on a mounted virtual thread registers the conn's IOWait with the thread (Java's
+// Thread.blockedOn), then calls [syscall.RawConn.Read] with a callback that makes the read(2)
 // itself. Data there: the callback returns true, RawConn.Read returns, the IOWait is removed —
-// no hand-off. EAGAIN: the callback parks the thread (gives its carrier to the next queued
+// no hand-off. EAGAIN: the callback looks at the interrupt status (set: it returns, and the
+// call closes the socket), then parks the thread (gives its carrier to the next queued
 // virtual thread) and returns false, and Go's poller waits with no carrier held. When the socket
 // is ready the poller runs the callback again, still unmounted; its read succeeds, and the
 // thread queues itself behind the virtual threads already waiting for a carrier (FIFO), as an
@@ -60,23 +61,39 @@
 // waits for readiness on that, looking with ppoll(2) whether a connection is queued before it
 // calls the listener's own Accept.
 //
-// The error values, counts and EOF rules are the standard library's: io.EOF for a zero-byte
+// The error values, counts and EOF rules are the standard library's: [io.EOF] for a zero-byte
 // stream read, partial writes continued, EINTR retried, [*net.OpError] with Op "read"/"write"
 // and the conn's addresses, [os.ErrDeadlineExceeded] when a deadline passes, [net.ErrClosed]
 // after a close.
 //
 // # Interrupts
 //
-// As Java's interruptible channels: interrupting a thread blocked in a vio socket, file or dial
-// call, or starting one with the interrupt status set, closes the socket or file; the call
-// returns [ErrClosedByInterrupt] (both [thread.ErrInterrupted] and [net.ErrClosed] to
-// [errors.Is]) and the interrupt status stays set. Another thread's call on the same conn sees a
-// plain net.ErrClosed (Java's AsynchronousCloseException), and so does any later call on it, the
-// interrupted thread's included (Java: "Socket closed", ClosedChannelException). Calls whose Java counterparts throw
+// Sockets follow java.net.Socket, ServerSocket and DatagramSocket on a virtual thread (JDK 21–25,
+// NioSocketImpl): the interrupt status matters only where a call must wait. Interrupting a thread
+// blocked in a Conn Read or Write, a Listener Accept, a [PacketConn] ReadFrom or WriteTo, or a
+// dial, closes the socket, and so does a call that would block started with the interrupt status
+// set; the call returns [ErrClosedByInterrupt] (both [thread.ErrInterrupted] and [net.ErrClosed]
+// to [errors.Is]; Java's SocketException "Closed by interrupt") and the interrupt status stays
+// set. A call that can proceed at once — a read with data there, a write with room in the send
+// buffer, an accept with a connection queued, a receive with a datagram queued — does so with the
+// status set and leaves the socket open (Java's InputStream.read, OutputStream.write,
+// ServerSocket.accept and DatagramSocket.receive do the same); the status closes the socket at
+// the first call that has to wait. Java's channels (SocketChannel, ServerSocketChannel,
+// DatagramChannel) close on any call made with the status set; vio does not, and a port of
+// channel code that relies on it checks [thread.Thread.IsInterrupted] itself. Files follow
+// FileChannel: a File call made with the status set, or interrupted, closes the File. Conns
+// without a system-call path (a wrapped tls.Conn, [net.Pipe]) are about to wait from the start of
+// every call, so the status set closes them at once; TLS over a vio conn (tls.Server(c), as
+// [http.Server.ServeTLS] does) follows the socket's rule.
+//
+// Another thread's call on a conn closed by an interrupt sees a plain [net.ErrClosed] (Java's
+// AsynchronousCloseException), and so does any later call on it, the interrupted thread's
+// included (Java: "Socket closed", ClosedChannelException). Calls whose Java counterparts throw
 // InterruptedException — an HTTP round trip (HttpClient.send), a process wait, Recv, Send, Await
-// — return an error matching thread.ErrInterrupted and clear the status. This holds on platform
-// threads too, and on goroutines that loom knows (that called [thread.Current]); on goroutines
-// loom never saw, vio calls are the plain ones, since nothing can interrupt them.
+// — return an error matching [thread.ErrInterrupted] and clear the status. This holds on platform
+// threads too (where Java's classic sockets ignore interrupts), and on goroutines that loom knows
+// (that called [thread.Current]); on goroutines loom never saw, vio calls are the plain ones,
+// since nothing can interrupt them.
 //
 // # Invariants
 //
@@ -84,7 +101,9 @@
 //   - A thread re-mounts only after Go's wait has ended and it holds no lock of Go's poller: a
 //     Close or an interrupt from another thread never waits for a carrier.
 //   - An interrupt is never lost: Interrupt stores the status then loads the IOWait, a call
-//     stores the IOWait then loads the status (see thread/iopark.go).
+//     stores the IOWait then loads the status (see thread/iopark.go); a socket call that is about
+//     to park marks its IOWait, then loads the status, and Interrupt closes the socket only
+//     through a marked IOWait.
 //   - A vio value owns what it wraps: closing the vio value closes it, and deadlines set through
 //     the vio value decide WAITING versus TIMED_WAITING.
 //
@@ -99,7 +118,7 @@
 //
 // # Designs not taken
 //
-//   - thread.Blocking around every call: every read, even one whose data is there, gives the
+//   - [thread.Blocking] around every call: every read, even one whose data is there, gives the
 //     carrier away and queues for one again behind the runnable threads (cheap on an idle
 //     scheduler, ~10% of a read; a turn in the queue per read on a busy one: issue 12 measured an
 //     HTTP fan-out wrapped that way at 2.5× the goroutines' time), and no interrupts or states.
@@ -107,12 +126,16 @@
 //     system calls per read, and a conn type with its own buffering behind SyscallConn could
 //     wait forever for bytes it already holds. The system call in the callback is one, and vio
 //     takes that path only for the standard library's socket types.
-//   - accept4(2) in the listener callback and net.FileConn around the result: by net.FileConn's
+//   - accept4(2) in the listener callback and [net.FileConn] around the result: by [net.FileConn]'s
 //     code, four more system calls per connection (dup, getsockopt, getpeername, close) where the
 //     ppoll look is one, which costs nothing measurable next to the dial (BenchmarkAcceptQueued);
 //     and the listener's keep-alive settings would be lost.
 //   - Interrupts of vio calls that leave the socket open: Java closes it, and a socket whose read
 //     was abandoned half-way cannot be trusted anyway.
+//   - The channels' rule for sockets (close on any call made with the status set, as
+//     AbstractInterruptibleChannel.begin): ported code mostly uses java.net.Socket, whose calls
+//     that can proceed succeed, and a handler that was interrupted while it drains its input
+//     would lose its connection. vio has one API for both, so it takes Socket's.
 //
 // # Limits
 //

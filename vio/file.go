@@ -27,7 +27,7 @@ import (
 // closes the File; the call returns a [*fs.PathError] wrapping [ErrClosedByInterrupt] and the
 // interrupt status stays set, as FileChannel's ClosedByInterruptException (a regular file's read
 // already under way in the kernel finishes first). On platform threads and goroutines loom did
-// not start, the calls are the os.File's.
+// not start, the calls are the [os.File]'s.
 type File struct {
 	endpoint
 	f        *os.File
@@ -116,13 +116,13 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 	return err
 }
 
-// OSFile returns the os.File f wraps.
+// OSFile returns the [os.File] f wraps.
 func (f *File) OSFile() *os.File { return f.f }
 
 // Name returns the name of the file, as presented to Open.
 func (f *File) Name() string { return f.f.Name() }
 
-// Read reads up to len(b) bytes, as [os.File.Read]: at the end of the file it returns 0, io.EOF.
+// Read reads up to len(b) bytes, as [os.File.Read]: at the end of the file it returns 0, [io.EOF].
 // See [File] for how it blocks and what an interrupt does. It ports FileChannel.read.
 func (f *File) Read(b []byte) (int, error) {
 	return f.io(&f.rwait, "read", b, func() (int, error) { return f.f.Read(b) })
@@ -198,7 +198,7 @@ func (f *File) SetWriteDeadline(t time.Time) error {
 	return f.f.SetWriteDeadline(t)
 }
 
-// SyscallConn returns the os.File's raw connection.
+// SyscallConn returns the [os.File]'s raw connection.
 func (f *File) SyscallConn() (syscall.RawConn, error) { return f.f.SyscallConn() }
 
 // io runs a call on the file for the current thread, registered as w: through the pollable path

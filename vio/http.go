@@ -18,7 +18,7 @@ import (
 // Transport returns an [http.RoundTripper] whose round trips and response body reads unmount a
 // virtual thread: Java's HttpClient.send on a virtual thread. base is the transport to use (nil:
 // [http.DefaultTransport]); an *http.Transport is cloned and given vio's dialer (its own
-// DialContext, if any, wrapped), so that its HTTP/1 connections are vio [*Conn]s and a body read
+// [DialContext], if any, wrapped), so that its HTTP/1 connections are vio [*Conn]s and a body read
 // unmounts only when it would block. A Transport passed in again comes back unchanged.
 //
 // RoundTrip waits in the transport's own machinery (a select on its connection goroutines), so on
@@ -30,7 +30,7 @@ import (
 // [ErrClosedByInterrupt] with the status left set, as a read of the response's InputStream
 // throws an IOException and re-asserts it.
 //
-// Use it as http.Client{Transport: vio.Transport(nil)}. On platform threads and goroutines loom
+// Use it as [http.Client]{Transport: [Transport](nil)}. On platform threads and goroutines loom
 // did not start, round trips are base's.
 func Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
@@ -42,20 +42,31 @@ func Transport(base http.RoundTripper) http.RoundTripper {
 	tr := &transport{base: base}
 	if ht, ok := base.(*http.Transport); ok {
 		ht = ht.Clone()
+		dial, dialTLS := takeDeprecatedDials(ht)
 		switch {
 		case ht.DialContext != nil:
 			ht.DialContext = wrapDial(ht.DialContext)
-		case ht.Dial != nil:
-			dial := ht.Dial
+		case dial != nil:
 			ht.DialContext = wrapDial(func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) })
-			ht.Dial = nil
 		default:
 			ht.DialContext = new(Dialer).DialContext
 		}
 		tr.base = ht
-		tr.vioConns = ht.DialTLSContext == nil && ht.DialTLS == nil
+		tr.vioConns = ht.DialTLSContext == nil && !dialTLS
 	}
 	return tr
+}
+
+// takeDeprecatedDials clears ht's Dial and returns it, with whether ht sets DialTLS. Both are
+// deprecated (for [http.Transport.DialContext] and [http.Transport.DialTLSContext]), but net/http
+// still uses them when their Context forms are unset, so a caller's Transport may rely on them:
+// [Transport] dials through a Dial it finds, as net/http would (clearing it changes nothing
+// where DialContext is set, which takes priority).
+func takeDeprecatedDials(ht *http.Transport) (dial func(network, addr string) (net.Conn, error), dialTLS bool) {
+	//lint:ignore SA1019 honouring a caller's deprecated Dial, as net/http does, is the point.
+	dial, ht.Dial = ht.Dial, nil
+	//lint:ignore SA1019 honouring a caller's deprecated DialTLS, as net/http does, is the point.
+	return dial, ht.DialTLS != nil
 }
 
 func wrapDial(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -186,13 +197,13 @@ func roundTripName(req *http.Request) string {
 //
 // A panic in h is re-raised on the server's goroutine with the same value, so net/http's own
 // recovery (and [http.ErrAbortHandler]) work as without Handler; the handler thread's stack is
-// logged first (to the server's ErrorLog), since the re-raise loses it. runtime.Goexit in h ends
+// logged first (to the server's ErrorLog), since the re-raise loses it. [runtime.Goexit] in h ends
 // the server's goroutine too. If the thread cannot start (its scheduler closed), the response is
 // 503 Service Unavailable. Handler(nil) panics with [thread.ErrNilArgument].
 func Handler(h http.Handler) http.Handler { return HandlerWith(nil, h) }
 
 // HandlerWith is [Handler] with the threads made by f (nil: virtual threads of the default
-// scheduler), for example thread.OfVirtual().Scheduler(s).Name("http-", 0).Factory().
+// scheduler), for example [thread.OfVirtual]().Scheduler(s).Name("http-", 0).Factory().
 func HandlerWith(f thread.Factory, h http.Handler) http.Handler {
 	if h == nil {
 		panic(fmt.Errorf("%w: vio.Handler(nil)", thread.ErrNilArgument))
@@ -263,7 +274,7 @@ func (x *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Serve accepts connections on l (wrapped by [WrapListener]) and serves each request with h on a
 // virtual thread of its own ([Handler]), as [http.Serve]; h nil means [http.DefaultServeMux]. It
 // returns when l fails, always with a non-nil error. For timeouts, TLS or a graceful Shutdown, use
-// an [http.Server] directly: srv.Handler = vio.Handler(h); srv.Serve(vio.WrapListener(l)).
+// an [http.Server] directly: srv.Handler = [Handler](h); srv.Serve([WrapListener](l)).
 func Serve(l net.Listener, h http.Handler) error {
 	srv := &http.Server{Handler: Handler(orDefault(h))}
 	return srv.Serve(WrapListener(l))

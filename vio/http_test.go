@@ -188,6 +188,31 @@ func TestTransportOnForeignGoroutinesIsTheBase(t *testing.T) {
 	}
 }
 
+// A base Transport that sets only the deprecated Dial still dials through it, as net/http would
+// use it.
+func TestTransportHonoursTheBasesDeprecatedDial(t *testing.T) {
+	url := server(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }), false)
+	var dials atomic.Int32
+	base := &http.Transport{}
+	//lint:ignore SA1019 the deprecated field is what this test sets.
+	base.Dial = func(network, addr string) (net.Conn, error) { dials.Add(1); return net.Dial(network, addr) }
+	tr := vio.Transport(base)
+	t.Cleanup(tr.(interface{ CloseIdleConnections() }).CloseIdleConnections)
+	c := &http.Client{Transport: tr}
+	th := thread.OfVirtual().Start(func() {
+		if body, err := get(c, url); body != "ok" || err != nil {
+			t.Errorf("GET = %q, %v", body, err)
+		}
+	})
+	th.Join()
+	if dials.Load() != 1 {
+		t.Errorf("the base's Dial ran %d times, want 1", dials.Load())
+	}
+	if base.DialContext != nil {
+		t.Error("Transport changed its base")
+	}
+}
+
 // Handler serves each request on a virtual thread of its own.
 func TestHandlerRunsEachRequestOnItsOwnVirtualThread(t *testing.T) {
 	var mu sync.Mutex

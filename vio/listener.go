@@ -18,9 +18,12 @@ import (
 // On a virtual thread, an Accept with a connection already queued costs no carrier hand-off; one
 // that would block gives the carrier back while Go's poller waits (WAITING, or TIMED_WAITING with
 // a deadline set through the Listener). Interrupting a thread blocked in Accept, or calling Accept
-// with the interrupt status set, closes the Listener; Accept returns a [*net.OpError] wrapping
-// [ErrClosedByInterrupt] and the interrupt status stays set. On platform threads and goroutines
-// loom did not start, Accept is the wrapped listener's.
+// with the interrupt status set and no connection queued, closes the Listener; Accept returns a
+// [*net.OpError] wrapping [ErrClosedByInterrupt] and the interrupt status stays set. With a
+// connection queued, Accept returns it whatever the status, as ServerSocket.accept does
+// (ServerSocketChannel.accept would close itself). A listener without a readiness path (not TCP
+// or Unix, or not on Linux) is about to wait from the start: the status set closes it at once.
+// On goroutines loom did not start, Accept is the wrapped listener's.
 //
 // For TCP and Unix listeners on Linux, the Listener holds a duplicate of the listening socket,
 // through which it waits for readiness (Go's listener refuses raw reads): close the Listener, not
@@ -31,6 +34,7 @@ type Listener struct {
 	netw string
 	f    *os.File        // duplicate of the listening socket, pollable; nil: no readiness path
 	rc   syscall.RawConn // f's
+	aw   parkWait        // the IOWait of an Accept through rc
 }
 
 // Listen announces on the local network address, as [net.Listen], and returns a vio [*Listener].
@@ -59,35 +63,58 @@ func wrapListener(l net.Listener) *Listener {
 	vl := &Listener{l: l, netw: l.Addr().Network()}
 	vl.init(vl, vl.closeAll, "accept", "accept")
 	vl.f, vl.rc = readinessFile(l)
+	vl.aw.init(&vl.endpoint, "accept", vl)
 	return vl
 }
 
 // Accept waits for and returns the next connection, as a vio [*Conn]. It blocks until a
 // connection arrives, the deadline passes ([os.ErrDeadlineExceeded]) or the Listener is closed
-// ([net.ErrClosed]); a virtual thread unmounts meanwhile. An interrupt closes the Listener (see
-// [Listener]). It ports ServerSocket.accept.
+// ([net.ErrClosed]); a virtual thread unmounts meanwhile. An interrupt while it waits, or the
+// interrupt status set when no connection is queued, closes the Listener (see [Listener]). It
+// ports ServerSocket.accept.
 func (l *Listener) Accept() (net.Conn, error) {
 	t, mounted := rt.IOCurrent()
-	if t == nil {
-		return l.accept()
-	}
-	prev := rt.IOBegin(t, &l.rwait)
-	defer rt.IOEnd(t, prev) // the wrapped listener may panic: re-mount regardless
 	var c net.Conn
 	var err error
 	switch {
-	case mounted && l.rc != nil:
-		err = l.awaitReady(t)
-	case mounted:
-		rt.IOPark(t, l.readHow())
-	}
-	if err == nil {
-		c, err = l.accept()
+	case t == nil:
+		return l.accept()
+	case l.rc != nil:
+		c, err = l.acceptReady(t)
+	default:
+		c, err = l.acceptUnmounted(t, mounted)
 	}
 	if err != nil && l.byInterruptOf(t) {
 		err = l.opError(ErrClosedByInterrupt)
 	}
 	return c, err
+}
+
+// acceptReady is Accept through the readiness path: with a connection queued it accepts at once,
+// whatever the interrupt status (ServerSocket.accept); it parks t while none is.
+func (l *Listener) acceptReady(t any) (net.Conn, error) {
+	w := l.aw.acquire()
+	defer w.release()
+	prev := rt.IOBegin(t, &w.IOWait)
+	defer rt.IOEnd(t, prev) // the wrapped listener may panic: re-mount regardless
+	if err := l.awaitReady(t, w); err != nil {
+		return nil, err
+	}
+	// Another acceptor may take the connection first; Go's Accept then waits where vio cannot
+	// see it, and an interrupt must still close the listener.
+	w.arm(t)
+	return l.accept()
+}
+
+// acceptUnmounted is Accept on a listener without a readiness path: it is about to park from
+// the start, so the interrupt status set at entry closes the listener.
+func (l *Listener) acceptUnmounted(t any, mounted bool) (net.Conn, error) {
+	prev := rt.IOBegin(t, &l.rwait)
+	defer rt.IOEnd(t, prev) // the wrapped listener may panic: re-mount regardless
+	if mounted {
+		rt.IOPark(t, l.readHow())
+	}
+	return l.accept()
 }
 
 func (l *Listener) accept() (net.Conn, error) {
@@ -99,16 +126,24 @@ func (l *Listener) accept() (net.Conn, error) {
 }
 
 // awaitReady returns when a connection is queued on the listening socket, parking t while there
-// is none.
-func (l *Listener) awaitReady(t any) error {
+// is none. If t would park with its interrupt status set, it closes the listener instead.
+func (l *Listener) awaitReady(t any, w *parkWait) error {
 	how := l.readHow()
+	interrupted := false
 	err := l.rc.Read(func(fd uintptr) bool {
 		if readable(fd) {
+			return true
+		}
+		if w.parking(t) {
+			interrupted = true
 			return true
 		}
 		rt.IOPark(t, how)
 		return false
 	})
+	if interrupted {
+		err = l.interruptedPark(t)
+	}
 	if err == nil {
 		return nil
 	}

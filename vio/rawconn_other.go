@@ -11,16 +11,16 @@ import (
 // Conn takes the unmounted path.
 type rawConn struct{}
 
-func (r *rawConn) init(c net.Conn) {}
-func (r *rawConn) ok() bool        { return false }
+func (r *rawConn) init(c net.Conn, vc *Conn) {}
+func (r *rawConn) ok() bool                  { return false }
 
 func (r *rawConn) read(c *Conn, t any, b []byte) (int, error)  { panic("unreachable") }
 func (r *rawConn) write(c *Conn, t any, b []byte) (int, error) { panic("unreachable") }
 
 type rawPacket struct{}
 
-func (r *rawPacket) init(pc net.PacketConn) {}
-func (r *rawPacket) ok() bool               { return false }
+func (r *rawPacket) init(pc net.PacketConn, vp *PacketConn) {}
+func (r *rawPacket) ok() bool                               { return false }
 func (r *rawPacket) readFrom(p *PacketConn, t any, b []byte) (int, net.Addr, error) {
 	panic("unreachable")
 }

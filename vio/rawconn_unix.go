@@ -3,6 +3,7 @@
 package vio
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"net"
@@ -20,6 +21,10 @@ import (
 // around their system call — EINTR retried, partial writes continued, a zero-byte stream read
 // reported as io.EOF, stream transfers capped at maxRW — so that the errors and counts are the
 // standard library's.
+//
+// A Conn's and a PacketConn's calls follow java.net.Socket's interrupt rule: the callback looks at
+// the interrupt status only on EAGAIN, where the call would park (see parkWait). A File's follow
+// FileChannel's, checked by the File before the call.
 
 // maxRW caps one read or write on a stream socket, as internal/poll does (some kernels reject
 // larger ones).
@@ -45,11 +50,17 @@ type rawOp struct {
 	cap  bool             // cap each transfer at maxRW
 	from syscall.Sockaddr // the sender of a datagram
 	fn   func(fd uintptr) bool
+	pw   parkWait // the IOWait of a socket call (Socket's rule); pw.e == nil for a file
 }
+
+// errInterruptedPark is the error of a callback that would have parked with the interrupt
+// status set: the caller closes the resource (it cannot from inside the callback, which holds a
+// reference that Close waits for) and reports the interrupt.
+var errInterruptedPark = errors.New("vio: interrupt status set where the call would park")
 
 // init finds the path for c: TCP, Unix and IP/UDP sockets have one; other conns (TLS, pipes, and
 // wrappers of sockets that do more than the system call in Read) have none.
-func (r *rawConn) init(c net.Conn) {
+func (r *rawConn) init(c net.Conn, vc *Conn) {
 	var sc syscall.Conn
 	sotype := syscall.SOCK_DGRAM
 	switch c := c.(type) {
@@ -78,6 +89,8 @@ func (r *rawConn) init(c net.Conn) {
 	r.stream = sotype == syscall.SOCK_STREAM
 	r.zeroEOF = sotype != syscall.SOCK_DGRAM && sotype != syscall.SOCK_RAW
 	r.rop.fn, r.wop.fn = r.rop.read, r.wop.write
+	r.rop.pw.init(&vc.endpoint, "read", vc)
+	r.wop.pw.init(&vc.endpoint, "write", vc)
 }
 
 func (r *rawConn) ok() bool { return r.rc != nil }
@@ -93,11 +106,15 @@ func acquire(own *rawOp, write bool) *rawOp {
 	} else {
 		op.fn = op.read
 	}
+	if own.pw.e != nil {
+		op.pw.init(own.pw.e, own.pw.Op, own.pw.Blocker)
+	}
 	return op
 }
 
 func (op *rawOp) release() {
 	op.t, op.b, op.err = nil, nil, nil
+	op.pw.release()
 	op.busy.Store(false)
 }
 
@@ -136,14 +153,27 @@ func (r *rawConn) write(c *Conn, t any, b []byte) (int, error) {
 // the bytes transferred, the poller's error (closed, deadline) and the system call's.
 func (op *rawOp) do(rc syscall.RawConn, write bool, t any, how int, b []byte, capRW bool) (n int, perr, serr error) {
 	op.t, op.how, op.b, op.n, op.cap = t, how, b, 0, capRW
-	if write {
-		perr = rc.Write(op.fn)
-	} else {
-		perr = rc.Read(op.fn)
-	}
+	perr = op.run(rc, write, t)
 	n, serr = op.n, op.err
+	e := op.pw.e
 	op.release()
+	if serr == errInterruptedPark {
+		serr, perr = nil, e.interruptedPark(t)
+	}
 	return n, perr, serr
+}
+
+// run calls rc with the op's callback. A socket's op registers its own IOWait for the call (a
+// file's caller has registered the File's).
+func (op *rawOp) run(rc syscall.RawConn, write bool, t any) error {
+	if op.pw.e != nil {
+		prev := rt.IOBegin(t, &op.pw.IOWait)
+		defer rt.IOEnd(t, prev)
+	}
+	if write {
+		return rc.Write(op.fn)
+	}
+	return rc.Read(op.fn)
 }
 
 // read is the RawConn.Read callback: one read(2); on EAGAIN the thread parks and the poller
@@ -163,7 +193,8 @@ func (op *rawOp) read(fd uintptr) bool {
 
 // settle takes the error of one non-blocking system call and says what the callback does next:
 // try again (EINTR), or wait for the poller (EAGAIN: the thread parks first), or finish (the
-// call succeeded, or failed with op.err).
+// call succeeded, or failed with op.err; errInterruptedPark if a socket call would park with the
+// interrupt status set).
 func (op *rawOp) settle(err error) (retry, finished bool) {
 	switch err {
 	case nil:
@@ -171,6 +202,10 @@ func (op *rawOp) settle(err error) (retry, finished bool) {
 	case syscall.EINTR:
 		return true, false
 	case syscall.EAGAIN:
+		if op.pw.e != nil && op.pw.parking(op.t) {
+			op.err = errInterruptedPark
+			return false, true
+		}
 		rt.IOPark(op.t, op.how)
 		return false, false
 	}
@@ -224,7 +259,7 @@ type rawPacket struct {
 	rop rawOp
 }
 
-func (r *rawPacket) init(pc net.PacketConn) {
+func (r *rawPacket) init(pc net.PacketConn, vp *PacketConn) {
 	uc, ok := pc.(*net.UDPConn)
 	if !ok {
 		return
@@ -235,6 +270,7 @@ func (r *rawPacket) init(pc net.PacketConn) {
 	}
 	r.rc = rc
 	r.rop.fn = r.rop.recvfrom
+	r.rop.pw.init(&vp.endpoint, "receive", vp)
 }
 
 func (r *rawPacket) ok() bool { return r.rc != nil }
@@ -246,10 +282,13 @@ func (r *rawPacket) readFrom(p *PacketConn, t any, b []byte) (int, net.Addr, err
 		op.fn = op.recvfrom
 	}
 	op.t, op.how, op.b, op.n = t, p.readHow(), b, 0
-	err := r.rc.Read(op.fn)
+	err := op.run(r.rc, false, t)
 	n, serr, from := op.n, op.err, op.from
 	op.from = nil
 	op.release()
+	if serr == errInterruptedPark {
+		serr, err = nil, p.interruptedPark(t)
+	}
 	switch {
 	case err != nil:
 		return 0, nil, p.opError(pollError(err))

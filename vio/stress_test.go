@@ -50,16 +50,7 @@ func TestStressReadRacingInterruptAndClose(t *testing.T) {
 		var got []byte
 		var rerr error
 		buf := make([]byte, 1+rng.IntN(8<<10))
-		reader := thread.OfVirtual().Scheduler(s).Start(func() {
-			for {
-				n, err := r.Read(buf)
-				got = append(got, buf[:n]...)
-				if err != nil {
-					rerr = err
-					return
-				}
-			}
-		})
+		reader := thread.OfVirtual().Scheduler(s).Start(readUntilError(r, buf, &got, &rerr))
 		chunks := 1 + rng.IntN(20)
 		pause := time.Duration(rng.IntN(300)) * time.Microsecond
 		go func() {
@@ -109,6 +100,21 @@ func TestStressReadRacingInterruptAndClose(t *testing.T) {
 	}
 	if after := openFDs(t); after > before+5 {
 		t.Errorf("open file descriptors %d → %d after %d connections", before, after, stressSeeds())
+	}
+}
+
+// readUntilError returns a task that reads r into buf until a read fails, appending what it
+// reads to *got and storing the error in *rerr.
+func readUntilError(r net.Conn, buf []byte, got *[]byte, rerr *error) func() {
+	return func() {
+		for {
+			n, err := r.Read(buf)
+			*got = append(*got, buf[:n]...)
+			if err != nil {
+				*rerr = err
+				return
+			}
+		}
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 )
 
 // Lock is a mutual exclusion lock for loom's machinery whose wait stays shallow on the stack: a
-// contended Lock spins briefly and then yields the processor (runtime.Gosched) until the lock is
-// free, where a sync.Mutex would sleep in the runtime's semaphore (runtime_SemacquireMutex,
+// contended Lock spins briefly and then yields the processor ([runtime.Gosched]) until the lock is
+// free, where a [sync.Mutex] would sleep in the runtime's semaphore (runtime_SemacquireMutex,
 // semacquire1, gopark: about 300 bytes of frames, and an allocation of a sudog the first time).
 // A virtual thread's goroutine takes these locks deep in its park (handing its carrier on,
 // queueing its timeout, registering itself), and a goroutine whose stack goes past its first

@@ -29,9 +29,8 @@
 // while both have work (queues.go: a resumption must not wait behind a burst of submissions, nor
 // a submission behind a stream of resumptions). Each is lock-free (queue.go: a segmented queue,
 // crossbeam's SegQueue): a push is a compare-and-swap on the tail, a pop one on the head, so
-// submitters on any number of
-// goroutines and the carriers never wait for each other behind a mutex, and a submitter that is
-// preempted holds nothing anyone needs. The slots are managed under the pool's mutex, which the
+// submitters on any number of goroutines and the carriers never wait for each other behind a
+// mutex, and a submitter that is preempted holds nothing anyone needs. The slots are managed under the pool's mutex, which the
 // hot paths take only when a slot changes between idle and busy: Submit pushes and then looks at
 // one atomic word (avail, the slots it could take); a carrier that finishes a task pops the next
 // one without a lock while the queue is non-empty. The count of Runnables ever pushed is the
@@ -145,15 +144,16 @@ func (s *Slot) Current() unsafe.Pointer { return atomic.LoadPointer(&s.cur) }
 
 // Mount describes the current mount of a slot.
 type Mount struct {
-	Slot *Slot
-	Cur  unsafe.Pointer
-	Gid  int64
-	Seq  uint64
+	Slot *Slot          // the slot
+	Cur  unsafe.Pointer // what [Slot.Mounted] last recorded on it
+	Gid  int64          // the goroutine id recorded with it (watched pools only)
+	Seq  uint64         // how many mounts the slot has recorded (watched pools only)
 }
 
 // Pool returns the pool the slot belongs to.
 func (s *Slot) Pool() *Pool { return s.pool }
 
+// String returns the slot's name, the carrier's (ForkJoinPool-1-worker-1).
 func (s *Slot) String() string { return s.Name }
 
 var poolSeq atomic.Int64
@@ -311,7 +311,7 @@ func (p *Pool) dispatcher(s *Slot) func() {
 	}
 }
 
-// GoroutineExiting is called by a Carry whose task called runtime.Goexit, after passing the
+// GoroutineExiting is called by a Carry whose task called [runtime.Goexit], after passing the
 // carrier on: the goroutine is ending without returning to the dispatch loop.
 func (p *Pool) GoroutineExiting() { p.goroutines.Add(-1) }
 

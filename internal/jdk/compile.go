@@ -16,7 +16,7 @@ import (
 // Classes is a directory of classes compiled by [JDK.Compile]: what the JVM runs. Remove it
 // when done.
 type Classes struct {
-	JDK *JDK
+	JDK *JDK   // the JDK that compiled them, and runs them
 	Dir string // the class path
 	// Failed maps each source that did not compile to javac's complaint (empty when all did).
 	Failed map[string]string
@@ -29,7 +29,7 @@ type Classes struct {
 // (the structured-concurrency scenarios use JDK 25's preview API; a class that uses no preview
 // feature is not marked as needing it). If javac rejects some files — an older JDK lacks an API
 // they use — those are left out and the rest compiled again, so the others still run;
-// Classes.Failed names the files left out and javac's first complaint about each. Compile fails
+// [Classes.Failed] names the files left out and javac's first complaint about each. Compile fails
 // only if nothing compiles.
 //
 // Compiling once and running the classes saves the source launcher's in-memory compile (about

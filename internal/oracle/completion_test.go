@@ -234,9 +234,12 @@ func kind(t *thread.Thread) string {
 
 func cfTimeouts(lg *Log) {
 	f := executors.NewCompletableFuture[string]()
-	at := executors.Handle(f.OrTimeout(time.Millisecond), func(_ string, err error) (string, error) {
+	// the dependent is registered before the timeout is armed, so it runs on the thread that
+	// fires the timeout (registered after, it would race the timeout for the caller's thread)
+	at := executors.Handle(f, func(_ string, err error) (string, error) {
 		return exName(err) + " in a " + kind(thread.Current()), nil
 	})
+	f.OrTimeout(time.Millisecond)
 	av, _ := at.Join()
 	lg.P("orTimeout: %s", av)
 	lg.Val("get", valErr(f.Get))

@@ -94,6 +94,7 @@ func threadStatesWhileBlocked(lg *Log, b builder) {
 
 	var lock locks.ReentrantLock
 	lock.Lock()
+	//lint:ignore SA2001 the Java scenario's thread is `lock.lock(); lock.unlock()`: it only blocks on the lock.
 	locker := b.Start(func() { lock.Lock(); lock.Unlock() })
 	lg.P("ReentrantLock.lock: %s", blocked(lg, locker))
 	lock.Unlock()

@@ -24,7 +24,7 @@ func Nanotime() int64 { return int64(time.Since(clockBase)) }
 
 var clockBase = time.Now()
 
-// Deadline returns Nanotime()+d, saturated: a d too large to add gives math.MaxInt64, a deadline
+// Deadline returns Nanotime()+d, saturated: a d too large to add gives [math.MaxInt64], a deadline
 // that never passes.
 func Deadline(d time.Duration) int64 { return AddSat(Nanotime(), d) }
 

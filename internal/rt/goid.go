@@ -22,7 +22,7 @@ import (
 // runtime.Stack instead (about a microsecond). Package thread makes the same check for its own
 // registry; both must agree, and do, since both fall back to the same source of truth.
 
-// GoidOK reports whether goid.Get agrees with runtime.Stack.
+// GoidOK reports whether [goid.Get] agrees with [runtime.Stack].
 var GoidOK = goidAgrees()
 
 // Goid returns the current goroutine's id.
@@ -33,12 +33,12 @@ func Goid() int64 {
 	return slowGoid()
 }
 
-// Checked returns g, what goid.Get just returned on the calling goroutine, if goid.Get can be
-// trusted, and the goroutine's id from runtime.Stack otherwise. The hottest paths (a lock's Lock
-// and Unlock) write rt.Checked(goid.Get()) instead of rt.Goid(): both calls are then inlined,
+// Checked returns g, what [goid.Get] just returned on the calling goroutine, if [goid.Get] can be
+// trusted, and the goroutine's id from [runtime.Stack] otherwise. The hottest paths (a lock's Lock
+// and Unlock) write [Checked]([goid.Get]()) instead of [Goid](): both calls are then inlined,
 // which Goid itself cannot be (two calls exceed the inliner's budget), and an uncontended
 // Lock/Unlock pair pays for the extra call and frame of Goid twice (measured: about 0.3x of a
-// sync.Mutex pair).
+// [sync.Mutex] pair).
 func Checked(g int64) int64 {
 	if GoidOK {
 		return g

@@ -17,7 +17,9 @@ type IOWait struct {
 	// Interrupt is called by Thread.Interrupt of t (a *thread.Thread), on the interrupting
 	// goroutine, while t has this wait registered, and by IOBegin when t starts the wait with its
 	// interrupt status set. It must make t's wait end (close the socket, cancel the request, wake
-	// the select) and be safe to call more than once and concurrently.
+	// the select), or, for a call that looks at the status itself before it parks (vio's sockets,
+	// as java.net.Socket), end it only once the call is parking; and be safe to call more than
+	// once and concurrently.
 	Interrupt func(t any)
 }
 

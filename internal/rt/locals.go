@@ -63,8 +63,8 @@ import (
 
 // Local is one thread-local value: the value in one thread of the ThreadLocal whose key is Key.
 type Local struct {
-	Key     uint64 // the ThreadLocal's key; 0 in an empty slot
-	Value   any
+	Key     uint64               // the ThreadLocal's key; 0 in an empty slot
+	Value   any                  // the value; nil until set or initialized
 	Inherit func(parent any) any // computes a new thread's value; nil for a plain ThreadLocal
 }
 

@@ -28,14 +28,14 @@ type Data struct {
 }
 
 // Runner is a thread's task as package thread runs it. thread.Start takes a func(), which it
-// wraps without allocating; NewVirtual takes any Runner, so that an object that is both the task
+// wraps without allocating; [NewVirtual] takes any Runner, so that an object that is both the task
 // and its bookkeeping (an executor's FutureTask) need not be wrapped in a closure.
 type Runner interface{ Run() }
 
 // A Catcher is a Runner that takes the end of its own Run when Run panics or calls
-// runtime.Goexit (a FutureTask, whose failure is the future's, not the thread's): the virtual
+// [runtime.Goexit] (a FutureTask, whose failure is the future's, not the thread's): the virtual
 // thread running it calls Caught, from the deferred call that catches every task's panic, with
-// the panic value and the stack, or with v == nil after runtime.Goexit. A panic caught so is not
+// the panic value and the stack, or with v == nil after [runtime.Goexit]. A panic caught so is not
 // the thread's uncaught exception. Catching it there saves the runner a deferred call of its own
 // (a frame under every thread parked in the task).
 type Catcher interface {
@@ -85,19 +85,19 @@ var (
 	// detection).
 	Park func(timeout time.Duration, reason int, blocker any)
 	// Unpark wakes t (a *thread.Thread) from a park with the given reason: thread.Unpark for
-	// rt.ParkWaiting; for the monitor reasons it uses a permit of their own, so monitor entry and
+	// [ParkWaiting]; for the monitor reasons it uses a permit of their own, so monitor entry and
 	// wait neither consume nor grant LockSupport's permit (Java: MonitorWaitNotify
-	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes ParkWaiting and
-	// ParkMonitorWait parks but not ParkBlocked ones (monitor entry is not interruptible).
+	// testParkingPermitNotConsumed/NotOffered). An interrupt wakes [ParkWaiting] and
+	// [ParkMonitorWait] parks but not [ParkBlocked] ones (monitor entry is not interruptible).
 	Unpark func(t any, reason int)
 	// Notified makes t (a *thread.Thread), whose monitor wait has just been notified, BLOCKED
-	// until it has re-entered (WaitEnded), leaving it parked if it is; it reports false if it
+	// until it has re-entered ([WaitEnded]), leaving it parked if it is; it reports false if it
 	// could not (the caller then unparks t).
 	Notified func(t any) bool
 	// WaitEnded is called by the current thread once it has re-entered the monitor after a
 	// wait: a notified thread is RUNNABLE again.
 	WaitEnded func()
-	// MonitorEntered and MonitorExited keep the count of monitors the current thread holds: a
+	// MonitorEntered and [MonitorExited] keep the count of monitors the current thread holds: a
 	// virtual thread that parks while holding one is pinned under PinSynchronized.
 	MonitorEntered func()
 	MonitorExited  func()

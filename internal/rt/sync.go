@@ -11,7 +11,7 @@ var (
 	// locks' exclusive.go). A Thread is never reused for another thread, so the word stays t's.
 	StateWord func(t any) *atomic.Int32
 
-	// MonitorEnteredBy and MonitorExitedBy are MonitorEntered and MonitorExited for a caller
+	// MonitorEnteredBy and [MonitorExitedBy] are [MonitorEntered] and [MonitorExited] for a caller
 	// that has the current thread t (a *thread.Thread) at hand.
 	MonitorEnteredBy func(t any)
 	MonitorExitedBy  func(t any)

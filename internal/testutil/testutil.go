@@ -10,7 +10,7 @@ import (
 	"github.com/loomgo/loom/thread"
 )
 
-// MustPanic runs fn and fails the test unless fn panics with an error that errors.Is
+// MustPanic runs fn and fails the test unless fn panics with an error that [errors.Is]
 // recognises as want. It reports with Errorf, so it may run on any thread.
 func MustPanic(t testing.TB, want error, fn func()) {
 	t.Helper()

@@ -1,6 +1,6 @@
 // Package usercode runs code that loom's task runners take from their users (tasks,
 // CompletableFuture stages, structured forks) so that it ends in one of three ways the runner
-// can always handle: a return, a panic turned into a *thread.PanicError, or a runtime.Goexit,
+// can always handle: a return, a panic turned into a *thread.PanicError, or a [runtime.Goexit],
 // which the runner hears about from a deferred call while the goroutine goes on exiting.
 //
 // A recover that returns nil cannot tell a Goexit from a return on its own (the deferred
@@ -15,7 +15,7 @@ import (
 )
 
 // Call calls fn and returns what it returns, or, if fn panics, T's zero value and a
-// *thread.PanicError with the panic value and the stack. If fn calls runtime.Goexit, Call calls
+// *thread.PanicError with the panic value and the stack. If fn calls [runtime.Goexit], Call calls
 // onGoexit from a deferred call and does not return: the goroutine goes on exiting, so onGoexit
 // must complete whatever the caller owes (a future, a subtask) and must not wait for anything
 // this goroutine would have done.

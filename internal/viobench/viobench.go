@@ -30,6 +30,7 @@ const (
 	Virtual    Side = true
 )
 
+// String names the side for the tables: "goroutines" or "virtual threads".
 func (s Side) String() string {
 	if s == Virtual {
 		return "virtual threads"
@@ -85,7 +86,7 @@ func Echo(c net.Conn) {
 }
 
 // StartEchoServer starts an echo server on a loopback port that serves each connection with
-// Echo: on a goroutine of its own (Goroutines: net.Listen and go), or (Virtual) on a virtual
+// Echo: on a goroutine of its own (Goroutines: [net.Listen] and go), or (Virtual) on a virtual
 // thread of its own, on a new scheduler with the given carriers, accepting from a vio listener as
 // the Java program does (ServerSocket.accept, a virtual thread per socket), and returns that
 // scheduler. stop closes the listener and waits for every connection's goroutine or thread.
@@ -167,7 +168,7 @@ func EchoClients(addr string, n, lines int, gap time.Duration) (time.Duration, e
 }
 
 // HTTPFanOut is "n HTTP calls at once": per op, n goroutines with the plain client, or n virtual
-// threads of a 2-carrier scheduler with vio.Transport, each GET a loopback server that answers
+// threads of a 2-carrier scheduler with [vio.Transport], each GET a loopback server that answers
 // after delay. Both clients keep up to n idle connections.
 func HTTPFanOut(b *testing.B, side Side, n int, delay time.Duration) {
 	srv, addr := slowServer(b, delay)
@@ -268,7 +269,7 @@ func ReadDataThere(b *testing.B, side Side) {
 
 // HandlerServer is an HTTP server's throughput: clients concurrent keep-alive clients (plain
 // goroutines and client) GET a tiny response from a plain net/http server, or (Virtual) from one
-// serving through a vio listener with vio.Handler (a virtual thread per request, on the default
+// serving through a vio listener with [vio.Handler] (a virtual thread per request, on the default
 // scheduler). One op is one request.
 func HandlerServer(b *testing.B, side Side, clients int) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") })

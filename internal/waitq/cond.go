@@ -16,7 +16,7 @@ import (
 //
 //   - signalled: true, nil — also when an interrupt came after the signal: the interrupt
 //     status is then left set (JAVA-SEMANTICS 1.4 item 66, 1.8 item 72);
-//   - interrupted before any signal: false, thread.ErrInterrupted, status cleared;
+//   - interrupted before any signal: false, [thread.ErrInterrupted], status cleared;
 //   - timed out before any signal: false, nil.
 //
 // An uninterruptible Await keeps waiting through interrupts and returns with the status set.

@@ -7,14 +7,14 @@
 // A synchronizer (a type implementing Sync) owns its state word and says, in TryAcquire or
 // TryAcquireShared, whether a thread may take it now. The hot path never touches the Queue: a
 // lock CASes its state word and returns, allocating nothing. Only when that fails does it call
-// Queue.Acquire, which appends a node for the current thread and loops:
+// [Queue.Acquire], which appends a node for the current thread and loops:
 //
 //	if I am the first node: try the state word; on success leave the queue and return
 //	if interrupted (interruptible acquire) or past the deadline: cancel and return
 //	park (rt.Park, with the synchronizer as blocker)
 //
 // Releasing is the synchronizer's job (it updates its state word); if that made the resource
-// available it calls Queue.Wake, which unparks the first node. Only the first node ever retries,
+// available it calls [Queue.Wake], which unparks the first node. Only the first node ever retries,
 // so a release wakes one thread, not all (no thundering herd), and queued threads are served in
 // FIFO order. A thread that has not queued yet may still "barge" in ahead of the first node when
 // the synchronizer allows it (non-fair locks); fair ones refuse while HasQueuedThreads.
@@ -56,7 +56,7 @@
 // to a waiter that already left (Signal moves on to the next one).
 //
 // The queue's mutex guards only list surgery and the first node's try; nothing blocks while
-// holding it. Threads block only in rt.Park, so virtual threads unmount, and interrupts,
+// holding it. Threads block only in [rt.Park], so virtual threads unmount, and interrupts,
 // timeouts, states and pinning are the core's.
 package waitq
 
@@ -93,11 +93,11 @@ type Owned interface {
 type Wait struct {
 	// Timeout bounds the wait; < 0 means no timeout.
 	Timeout time.Duration
-	// Interruptible acquires and awaits give up with thread.ErrInterrupted (status cleared)
+	// Interruptible acquires and awaits give up with [thread.ErrInterrupted] (status cleared)
 	// when the thread is interrupted; others clear the status while they wait and set it again
 	// before they return.
 	Interruptible bool
-	// Reason is the rt.Park reason (rt.ParkWaiting, rt.ParkBlocked, rt.ParkMonitorWait).
+	// Reason is the [rt.Park] reason ([rt.ParkWaiting], [rt.ParkBlocked], [rt.ParkMonitorWait]).
 	Reason int
 	// Blocker is what the parked thread shows as (*thread.Thread).Blocker: the lock itself.
 	Blocker any
@@ -180,7 +180,7 @@ func (q *Queue) unlink(n *Node) bool {
 // Acquire waits, queued behind the threads already waiting, until s grants arg units to the
 // current thread (exclusively, or shared if shared), the timeout elapses or (if interruptible)
 // the thread is interrupted. It reports true if it acquired; false, nil on timeout;
-// false, thread.ErrInterrupted on interrupt (status cleared). On failure nothing is held and the
+// false, [thread.ErrInterrupted] on interrupt (status cleared). On failure nothing is held and the
 // queue is as if the thread had never come. The caller has already tried the fast path; Acquire
 // tries again once queued. It does not check the interrupt status on entry.
 func (q *Queue) Acquire(s Sync, arg int64, shared bool, w Wait) (bool, error) {

@@ -182,7 +182,10 @@ final class CompletionScenarios {
 
     static void timeouts(Log log) throws Exception {
         CompletableFuture<String> f = new CompletableFuture<>();
-        CompletableFuture<String> where = f.orTimeout(1, TimeUnit.MILLISECONDS).handle((v, e) -> Ex.name(Ex.unwrap(e)) + " in a " + kind(Thread.currentThread()));
+        // the dependent is registered before the timeout is armed, so it runs on the thread that
+        // fires the timeout (registered after, it would race the timeout for the caller's thread)
+        CompletableFuture<String> where = f.handle((v, e) -> Ex.name(Ex.unwrap(e)) + " in a " + kind(Thread.currentThread()));
+        f.orTimeout(1, TimeUnit.MILLISECONDS);
         log.p("orTimeout: %s", where.join());
         log.val("get", f::get);
         log.p("state %s, cancelled %s, %s", f.state(), f.isCancelled(), status(f));

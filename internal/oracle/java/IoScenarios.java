@@ -212,6 +212,7 @@ final class IoScenarios {
             });
             Sync.join(log, t);
             log.p("read with data there -> %s, interrupted after: %s", o.what, o.interrupted);
+            server.close(); // closed already by the interrupt
             log.p("peer read -> %s", read(client.getInputStream()));
         }
     }

@@ -1,9 +1,9 @@
 // Package bench compares loom with plain Go: virtual threads against goroutines and platform
 // threads, loom's blocking primitives against sync and channels. Each comparison is a group of
-// testing.Benchmark runs in the same process; the first case of a group is its baseline, and
+// [testing.Benchmark] runs in the same process; the first case of a group is its baseline, and
 // every case is reported as ns/op and as a ratio to the baseline.
 //
-// A case is measured in Rounds rounds of BenchTime/Rounds each (testing.Benchmark's own ramp-up
+// A case is measured in Rounds rounds of BenchTime/Rounds each ([testing.Benchmark]'s own ramp-up
 // of N before each is its warm-up) and reported by its median round. The cases of a group take
 // their rounds in turn (round 1 of each, then round 2 of each...), so that the load of a shared
 // machine weighs on each alike, and a case's ratio is the median of its rounds' ratios to the
@@ -30,14 +30,14 @@ import (
 
 // Case is one benchmark.
 type Case struct {
-	Group string // cases of a group are compared with the group's first case
-	Name  string
-	Note  string // what one op is
-	F     func(b *testing.B)
+	Group string             // cases of a group are compared with the group's first case
+	Name  string             // the row's label, unique within its group
+	Note  string             // what one op is
+	F     func(b *testing.B) // the benchmark, one op per b.Loop iteration
 	// Java names the case's twin in cmd/loom/java/Bench.java (empty: none), run with the JVM
-	// options JavaOptions when Options.Java is set.
+	// options JavaOptions when [Options.Java] is set.
 	Java        string
-	JavaOptions []string
+	JavaOptions []string // extra JVM options for the twin, e.g. -Djdk.virtualThreadScheduler.parallelism=1
 	// JavaRemark says why the twin's figure is what it is, when it is legitimately slow (an OS
 	// thread per op): printed under the table when the twins ran.
 	JavaRemark string
@@ -61,23 +61,23 @@ type Case struct {
 
 // Result is a case's measurement.
 type Result struct {
-	Group       string  `json:"group"`
-	Name        string  `json:"name"`
-	Note        string  `json:"note,omitempty"`
-	N           int     `json:"n"`
-	NsPerOp     float64 `json:"ns_per_op"`
-	BytesPerOp  int64   `json:"bytes_per_op"`
-	AllocsPerOp int64   `json:"allocs_per_op"`
-	Ratio       float64 `json:"ratio_to_baseline"`
-	Baseline    string  `json:"baseline"`
-	Rounds      int     `json:"rounds"` // ns/op is the median round's
+	Group       string  `json:"group"`             // the case's Group
+	Name        string  `json:"name"`              // the case's Name
+	Note        string  `json:"note,omitempty"`    // the case's Note
+	N           int     `json:"n"`                 // iterations of the median round
+	NsPerOp     float64 `json:"ns_per_op"`         // the median round's time per op
+	BytesPerOp  int64   `json:"bytes_per_op"`      // bytes allocated per op (median round)
+	AllocsPerOp int64   `json:"allocs_per_op"`     // allocations per op (median round)
+	Ratio       float64 `json:"ratio_to_baseline"` // NsPerOp over the group baseline's
+	Baseline    string  `json:"baseline"`          // the Name of the group's first case
+	Rounds      int     `json:"rounds"`            // ns/op is the median round's
 	// The Java twin's ns/op on this machine (loom bench --java), or why it could not run.
 	JavaNsPerOp float64 `json:"java_ns_per_op,omitempty"`
-	JavaError   string  `json:"java_error,omitempty"`
+	JavaError   string  `json:"java_error,omitempty"`  // why the twin could not run
 	JavaRemark  string  `json:"java_remark,omitempty"` // the case's JavaRemark
 	// The case's goals (see Case).
 	Goal     float64 `json:"goal,omitempty"`
-	JavaGoal float64 `json:"java_goal,omitempty"`
+	JavaGoal float64 `json:"java_goal,omitempty"` // the case's JavaGoal
 	// Metric is the figure Ratio compares when it is not ns/op (see Case.Metric); Extra the
 	// figures the case reported with b.ReportMetric, each the median of the rounds'.
 	Metric string             `json:"metric,omitempty"`

@@ -2,7 +2,7 @@
 // seed programs of DESIGN.md section 4) on loom, and judges each result against the published
 // Java figure by a stated rule: same shape, or not.
 //
-// Every experiment runs at full scale by default. Config.Scale shrinks the number of tasks (and,
+// Every experiment runs at full scale by default. [Config.Scale] shrinks the number of tasks (and,
 // where a run would otherwise last too long, the sleeps) so the same program can run in a test in
 // milliseconds; each Result says how it was scaled.
 package demo
@@ -38,8 +38,8 @@ type Config struct {
 	Budget time.Duration
 	// Long runs that experiment with its published 1 s sleeps whatever the budget.
 	Long bool
-	// Java, if not nil, runs each experiment's Java program (Experiment.Java) on a JDK of this
-	// machine after loom's run, with the same parameters (Experiment.Twin), for the table's
+	// Java, if not nil, runs each experiment's Java program ([Experiment.Java]) on a JDK of this
+	// machine after loom's run, with the same parameters ([Experiment.Twin]), for the table's
 	// "Java (this machine)" column and the verdict's comparison.
 	Java java.Runner
 
@@ -115,15 +115,15 @@ func (c *Config) watch(report func() string) (stop func()) {
 
 // Experiment is one of the classic programs.
 type Experiment struct {
-	Name  string // short, for -only
-	Title string // what it does, at full scale
-	Java  string // the figure Java articles publish
-	Rule  string // when loom's result has the same shape
-	Run   func(c *Config) Outcome
+	Name  string                  // short, for -only
+	Title string                  // what it does, at full scale
+	Java  string                  // the figure Java articles publish
+	Rule  string                  // when loom's result has the same shape
+	Run   func(c *Config) Outcome // runs the experiment as c says and measures it
 	// Last runs the experiment after the others (its row keeps its place), so that it can size
 	// itself to what is left of the budget.
 	Last bool
-	// Twin is the experiment's Java program in cmd/loom/java, run when Config.Java is set.
+	// Twin is the experiment's Java program in cmd/loom/java, run when [Config.Java] is set.
 	Twin *JavaTwin
 }
 
@@ -196,22 +196,22 @@ type Outcome struct {
 
 // Result is an experiment's outcome, ready to print.
 type Result struct {
-	Name    string             `json:"name"`
-	Title   string             `json:"experiment"`
-	Java    string             `json:"java"`
-	Loom    string             `json:"loom"`
-	Rule    string             `json:"rule"`
-	Same    bool               `json:"same_shape"`
-	Verdict string             `json:"verdict"`
-	Scaling string             `json:"scaling,omitempty"`
-	Figures map[string]float64 `json:"figures,omitempty"`
-	Seconds float64            `json:"seconds"`
-	Error   string             `json:"error,omitempty"`
+	Name    string             `json:"name"`              // the experiment's Name
+	Title   string             `json:"experiment"`        // the experiment's Title
+	Java    string             `json:"java"`              // the published Java figure
+	Loom    string             `json:"loom"`              // loom's figure, for the table
+	Rule    string             `json:"rule"`              // the experiment's Rule
+	Same    bool               `json:"same_shape"`        // the Outcome's Same
+	Verdict string             `json:"verdict"`           // the Outcome's Verdict
+	Scaling string             `json:"scaling,omitempty"` // the Outcome's Scaling
+	Figures map[string]float64 `json:"figures,omitempty"` // the Outcome's Figures
+	Seconds float64            `json:"seconds"`           // how long the experiment ran
+	Error   string             `json:"error,omitempty"`   // the Outcome's Err, as text
 	// The Java program's run on this machine (loom demo --java): its cell, its figures, or why
 	// it could not run.
 	JavaHere    string             `json:"java_here,omitempty"`
-	JavaFigures map[string]float64 `json:"java_figures,omitempty"`
-	JavaError   string             `json:"java_error,omitempty"`
+	JavaFigures map[string]float64 `json:"java_figures,omitempty"` // the figures the Java program printed
+	JavaError   string             `json:"java_error,omitempty"`   // why it could not run
 }
 
 // Select returns the experiments named in only (comma-separated names or prefixes; empty means
@@ -351,12 +351,12 @@ func verdictWord(same bool) string {
 	return "DIFFERENT"
 }
 
-// Width is the terminal width WriteTable fits its lines to by default.
+// Width is the terminal width [WriteTable] fits its lines to by default.
 const Width = 80
 
 // WriteTable prints the results for a terminal, every line at most width columns (Width if
 // width <= 0): the table's rows one after the other, each cell on a line of its own beside its
-// column's name and wrapped to fit, then the summary and the scaling notes. WriteMarkdown prints
+// column's name and wrapped to fit, then the summary and the scaling notes. [WriteMarkdown] prints
 // the same as one Markdown table.
 func WriteTable(w io.Writer, res []Result, width int) error {
 	if width <= 0 {
@@ -486,17 +486,17 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // Report is the JSON document of a demo run.
 type Report struct {
-	GoVersion   string   `json:"go_version"`
-	GOOS        string   `json:"goos"`
-	GOARCH      string   `json:"goarch"`
-	NumCPU      int      `json:"num_cpu"`
-	GOMAXPROCS  int      `json:"gomaxprocs"`
-	Scale       float64  `json:"scale"`
-	LoadAverage float64  `json:"load_average"` // 1-minute load average at the end; -1 if unknown
-	Seconds     float64  `json:"seconds"`
-	Same        int      `json:"same_shape"`
+	GoVersion   string   `json:"go_version"`    // [runtime.Version]()
+	GOOS        string   `json:"goos"`          // [runtime.GOOS]
+	GOARCH      string   `json:"goarch"`        // [runtime.GOARCH]
+	NumCPU      int      `json:"num_cpu"`       // [runtime.NumCPU]()
+	GOMAXPROCS  int      `json:"gomaxprocs"`    // [runtime.GOMAXPROCS](0)
+	Scale       float64  `json:"scale"`         // the run's [Config.Scale]
+	LoadAverage float64  `json:"load_average"`  // 1-minute load average at the end; -1 if unknown
+	Seconds     float64  `json:"seconds"`       // how long the whole run took
+	Same        int      `json:"same_shape"`    // how many experiments had the same shape as Java's
 	JDK         string   `json:"jdk,omitempty"` // the JDK of the Java (this machine) runs
-	Experiments []Result `json:"experiments"`
+	Experiments []Result `json:"experiments"`   // one per experiment run, in table order
 }
 
 // WriteJSON prints the results as an indented JSON Report.

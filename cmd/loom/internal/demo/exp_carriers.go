@@ -49,9 +49,8 @@ func oneCarrierSleepers(c *Config) Outcome {
 }
 
 var (
-	mountedRE   = regexp.MustCompile(`^VirtualThread\[#\d+\]/runnable@ForkJoinPool-\d+-worker-\d+$`)
-	workerOfRE  = regexp.MustCompile(`worker-\d+$`)
-	threadIDsRE = regexp.MustCompile(`#\d+`)
+	mountedRE  = regexp.MustCompile(`^VirtualThread\[#\d+\]/runnable@ForkJoinPool-\d+-worker-\d+$`)
+	workerOfRE = regexp.MustCompile(`worker-\d+$`)
 )
 
 // carrierHopping prints a virtual thread before and after a sleep: the JDK's format, and the

@@ -76,9 +76,6 @@ func ratio(a, b float64) string {
 	return fmt.Sprintf("%.1f×", r)
 }
 
-// secs returns d in seconds, for Figures.
-func secs(d time.Duration) float64 { return d.Seconds() }
-
 // msf returns d in milliseconds, for Figures.
 func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

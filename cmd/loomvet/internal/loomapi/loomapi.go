@@ -162,11 +162,8 @@ func ImportName(pass *analysis.Pass, file *ast.File, path string, pos token.Pos)
 		return "", nil, false
 	}
 	quoted := strconv.Quote(path)
-	for _, d := range file.Decls {
-		gd, isGen := d.(*ast.GenDecl)
-		if !isGen || gd.Tok != token.IMPORT {
-			break
-		}
+	// Imports come first: add to the first import declaration, if the file has one.
+	if gd, isGen := firstDecl(file).(*ast.GenDecl); isGen && gd.Tok == token.IMPORT {
 		if gd.Rparen.IsValid() {
 			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + quoted + "\n")}}, true
 		}
@@ -174,6 +171,14 @@ func ImportName(pass *analysis.Pass, file *ast.File, path string, pos token.Pos)
 	}
 	at := file.Name.End()
 	return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport " + quoted)}}, true
+}
+
+// firstDecl returns file's first declaration, nil if it has none.
+func firstDecl(file *ast.File) ast.Decl {
+	if len(file.Decls) == 0 {
+		return nil
+	}
+	return file.Decls[0]
 }
 
 // ErrorHandler returns the statements, as text, that handle err inside a function of signature sig after
