@@ -53,9 +53,9 @@ type Case struct {
 	// the most the case's figure should be as a ratio of the baseline's.
 	Also map[string]float64
 	// Heavy cases (millions of threads, a minute or more) run only when asked for: with
-	// Options.Heavy (loom bench -heavy) or an Options.Only that selects them.
+	// [Options.Heavy] (loom bench -heavy) or an [Options.Only] that selects them.
 	Heavy bool
-	// MaxRounds caps the rounds of a long case (0: Options.Rounds).
+	// MaxRounds caps the rounds of a long case (0: [Options.Rounds]).
 	MaxRounds int
 }
 
@@ -78,20 +78,21 @@ type Result struct {
 	// The case's goals (see Case).
 	Goal     float64 `json:"goal,omitempty"`
 	JavaGoal float64 `json:"java_goal,omitempty"` // the case's JavaGoal
-	// Metric is the figure Ratio compares when it is not ns/op (see Case.Metric); Extra the
-	// figures the case reported with b.ReportMetric, each the median of the rounds'.
-	Metric string             `json:"metric,omitempty"`
-	Extra  map[string]float64 `json:"extra,omitempty"`
-	// Also are the case's goals on figures of Extra (see Case.Also), AlsoRatios its figures'
-	// ratios to its baseline's.
-	Also       map[string]float64 `json:"also_goals,omitempty"`
+	// Metric is the figure Ratio compares when it is not ns/op (see [Case.Metric]).
+	Metric string `json:"metric,omitempty"`
+	// Extra are the figures the case reported with b.ReportMetric, each the median of the
+	// rounds'.
+	Extra map[string]float64 `json:"extra,omitempty"`
+	// Also are the case's goals on figures of Extra (see [Case.Also]).
+	Also map[string]float64 `json:"also_goals,omitempty"`
+	// AlsoRatios are the case's figures of Also as ratios to its baseline's.
 	AlsoRatios map[string]float64 `json:"also_ratios,omitempty"`
 }
 
 // Options configure Run.
 type Options struct {
 	Only      string        // run only cases whose "group/name" contains this
-	Heavy     bool          // also run the heavy cases (see Case.Heavy)
+	Heavy     bool          // also run the heavy cases (see [Case.Heavy])
 	BenchTime time.Duration // target time per case; 0 means 1 s
 	Progress  io.Writer     // nil: quiet
 	Java      java.Runner   // if not nil, each case's Java twin is timed too, in a JVM of its own
