@@ -95,8 +95,12 @@ func fixedVersusVirtual(c *Config, fullTasks, fullPool int, fullSleep, minSleep,
 		o.Scaling = fmt.Sprintf("ran %s on a pool of %d (full: %s on %d; the %d rounds of sleep that make the fixed pool slow are kept)",
 			nTasks(tasks, sleep), pool, nTasks(fullTasks, fullSleep), fullPool, (tasks+pool-1)/pool)
 		if capped {
-			o.Scaling += fmt.Sprintf("; the %s sleeps (~%d s) did not fit in the %d s left of the time budget, so they were capped at %s (`loom demo -long` runs them anyway)",
-				dur(c.dur(fullSleep, minSleep)), int(need.Seconds()), int(left.Seconds()), dur(short))
+			room := "the time budget was used up"
+			if left >= time.Second {
+				room = fmt.Sprintf("they did not fit in the %d s left of the time budget", int(left.Seconds()))
+			}
+			o.Scaling += fmt.Sprintf("; the %s sleeps would take ~%d s and %s, so they were capped at %s (`loom demo -long` runs them anyway)",
+				dur(c.dur(fullSleep, minSleep)), int(need.Seconds()), room, dur(short))
 		}
 	}
 	return o
