@@ -13,6 +13,7 @@ import (
 	"github.com/petermattis/goid"
 
 	"github.com/loomgo/loom/internal/carrier"
+	"github.com/loomgo/loom/internal/rt"
 )
 
 // Goroutine identity.
@@ -27,34 +28,10 @@ import (
 var gidFunc = goid.Get
 
 func init() {
-	if !goidAgrees() {
+	if !rt.GoidOK { // internal/rt checked goid.Get against runtime.Stack on two goroutines
 		fmt.Fprintln(os.Stderr, "loom: goroutine ids from github.com/petermattis/goid disagree with runtime.Stack; using the slow path")
-		gidFunc = slowGoid
+		gidFunc = rt.Goid // parses runtime.Stack when goid cannot be trusted
 	}
-}
-
-func goidAgrees() bool {
-	if goid.Get() != slowGoid() || goid.Get() <= 0 {
-		return false
-	}
-	ok := make(chan bool)
-	go func() { ok <- goid.Get() == slowGoid() }()
-	return <-ok
-}
-
-// slowGoid parses "goroutine 123 [running]:" from the current goroutine's stack.
-func slowGoid() int64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	n, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil {
-		panic("loom: cannot parse goroutine id: " + err.Error())
-	}
-	return n
 }
 
 // The registries.
