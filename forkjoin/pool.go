@@ -40,17 +40,17 @@ import (
 // it finds nothing to do.
 //
 // A joiner helps: if the task it joins is still on top of its own deque it runs it itself;
-// otherwise it runs tasks from its own deque, then steals from the worker running the task
-// (its subtasks are there), then from anyone, until the task is done. When nothing is left to
-// help with it keeps looking, for the task to be done or for a task to steal, for a short while
-// (spinWait, 50µs), and only then blocks, counted as blocked: a divide-and-conquer join
-// usually waits for a task its peer is about to finish or to split further, and a blocked
-// worker needs an OS-level wake of its thread to resume (the Go runtime hands the processor
-// to the thread the goroutine is locked to: about 150µs median on a loaded 2-core machine
-// while the waker goes on running, against a small task's 20µs). (fib(30) with a threshold of 20 on 2 workers: its joins blocked 5 to 9
-// times per run without the spin, and never with it; forkjoin/wait-group time went from
-// about 1.22 to 1.10.) Deep recursion therefore runs on the stacks
-// of the workers there are, and never needs a thread per level.
+// otherwise it runs tasks from its own deque, then steals from the worker running the task (its
+// subtasks are there), then from anyone, until the task is done. When nothing is left to help with
+// it keeps looking, for the task to be done or for a task to steal, for a short while (spinWait,
+// 50µs), and only then blocks, counted as blocked: a divide-and-conquer join usually waits for a
+// task its peer is about to finish or to split further, and a blocked worker needs an OS-level
+// wake of its thread to resume (the Go runtime hands the processor to the thread the goroutine is
+// locked to: about 150µs median on a loaded 2-core machine while the waker goes on running,
+// against a small task's 20µs). (fib(30) with a threshold of 20 on 2 workers: its joins blocked 5
+// to 9 times per run without the spin, and never with it; forkjoin/wait-group time went from about
+// 1.22 to 1.10.) Deep recursion therefore runs on the stacks of the workers there are, and never
+// needs a thread per level.
 //
 // # Invariants
 //
