@@ -40,10 +40,17 @@ import (
 // it finds nothing to do.
 //
 // A joiner helps: if the task it joins is still on top of its own deque it runs it itself;
-// otherwise it runs tasks from its own deque, then steals from the worker running the task
-// (its subtasks are there), then from anyone, until the task is done. Only when nothing is left
-// to help with does it block, counted as blocked. Deep recursion therefore runs on the stacks
-// of the workers there are, and never needs a thread per level.
+// otherwise it runs tasks from its own deque, then steals from the worker running the task (its
+// subtasks are there), then from anyone, until the task is done. When nothing is left to help with
+// it keeps looking, for the task to be done or for a task to steal, for a short while (spinWait,
+// 50µs), and only then blocks, counted as blocked: a divide-and-conquer join usually waits for a
+// task its peer is about to finish or to split further, and a blocked worker needs an OS-level
+// wake of its thread to resume (the Go runtime hands the processor to the thread the goroutine is
+// locked to: about 150µs median on a loaded 2-core machine while the waker goes on running,
+// against a small task's 20µs). (fib(30) with a threshold of 20 on 2 workers: its joins blocked 5
+// to 9 times per run without the spin, and never with it; forkjoin/wait-group time went from about
+// 1.22 to 1.10.) Deep recursion therefore runs on the stacks of the workers there are, and never
+// needs a thread per level.
 //
 // # Invariants
 //
@@ -67,6 +74,16 @@ import (
 //   - Java's single 64-bit ctl word packing the counts and a Treiber stack of idle workers:
 //     a few atomics and a mutex taken only when a worker goes idle or is woken are simpler, and
 //     the mutex is not on the fork/join path.
+//   - Spinning before an idle worker parks (Java's awaitWork scans again before it parks):
+//     on fib(30) with a threshold of 20 on 2 workers, a 50µs scan-spin before going idle
+//     never found a task (idle workers are those of a computation that is over or not yet
+//     started), and it delayed the thread waiting for the result, since both workers held
+//     the processors (their goroutines are locked to OS threads) while the caller's goroutine
+//     waited for one. An idle worker parks at once: its wake-up is paid once per
+//     computation, not once per join, and an idle pool uses no CPU.
+//   - Signalling only when a push makes a deque non-empty (Java's signalWork condition): a
+//     push already signals only if a worker is idle (one atomic load otherwise) or the pool
+//     is short of workers, and wakes one worker, taken off the idle stack.
 //   - Virtual threads as workers: Java's ForkJoinPool workers are platform threads, and the
 //     pool's point is CPU parallelism; code that blocks inside tasks belongs on virtual threads
 //     (executors.NewVirtualThreadPerTaskExecutor) or in ManagedBlock.

@@ -129,13 +129,26 @@ func (w *worker) scan(subs bool) *task {
 	return nil
 }
 
+// spinWait bounds how long a joining worker that found nothing to help with keeps looking
+// before it blocks (see helpDone, and "How work moves" in pool.go).
+const spinWait = 50 * time.Microsecond
+
 // helpDone is how worker w waits for c before it blocks: it runs c itself if c is still on
-// top of its deque, and helps with other tasks while c is not done.
+// top of its deque, and helps with other tasks while c is not done; when there is nothing to
+// help with, it keeps looking for up to spinWait (c is often about to complete, or its runner
+// about to fork a subtask w can take).
 func (w *worker) helpDone(c *task) {
 	if w.q.tryUnpush(c) {
 		execTask(c, w)
 	}
 	w.helpJoin(c)
+	if c.done() {
+		return
+	}
+	deadline := time.Now().Add(spinWait)
+	for !c.done() && time.Now().Before(deadline) && !w.pool.isStopping.Load() {
+		w.helpJoin(c)
+	}
 }
 
 // helpJoin runs other tasks while c is not done: w's own, then those of the worker running c
