@@ -175,10 +175,16 @@ func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 
 // dropped is called by a thread whose timed park ended before its deadline: its entry is stale.
 func (q *timerQueue) dropped() {
-	if s := q.stale.Add(1); 2*s >= q.n.Load() {
-		q.wakeRunner() // half the heap or more is stale: compact it
+	if s, n := q.stale.Add(1), q.n.Load(); 2*s >= n || n <= smallHeap {
+		q.wakeRunner() // half the heap or more is stale, or the heap is small: compact it
 	}
 }
+
+// smallHeap is the size up to which the goroutine compacts the heap whenever it wakes, whatever
+// the stale count says: the count is exact only once every thread in flight has counted itself
+// (see timerQueue), and a small heap costs little to check, so the last entries of a burst never
+// keep the goroutine sleeping for a deadline nobody waits for.
+const smallHeap = 64
 
 func (q *timerQueue) wakeRunner() {
 	select {
@@ -193,7 +199,7 @@ func (q *timerQueue) run() {
 	var due []timerEntry // the batch due now, reused
 	for {
 		q.mu.Lock()
-		if s := q.stale.Load(); s > 0 && 2*s >= int64(q.heap.n) {
+		if s := q.stale.Load(); s > 0 && 2*s >= int64(q.heap.n) || q.heap.n > 0 && q.heap.n <= smallHeap {
 			q.compactLocked()
 		}
 		q.heap.grow()
