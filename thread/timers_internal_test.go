@@ -185,3 +185,45 @@ func TestTimerHeapOrderAcrossChunks(t *testing.T) {
 		t.Fatalf("empty heap keeps %d entries in %d chunks", h.n, len(h.chunks))
 	}
 }
+
+// A small heap whose entries all went stale ends its goroutine at the first early wake-up that
+// is counted, even when the others have not counted themselves yet (threads still on their way
+// out of the park): the goroutine must not sleep an hour for deadlines nobody waits for.
+func TestTimerQueueSmallStaleHeapEndsItsGoroutine(t *testing.T) {
+	var q timerQueue
+	q.init()
+	far := nanotime() + int64(time.Hour)
+	var threads []*Thread
+	for range 3 {
+		th := &Thread{kind: kindPlatform}
+		th.parker = newParker()
+		parked := uint64(1)<<seqShift | phaseParked
+		th.park.Store(parked)
+		q.add(th, far, parked)
+		threads = append(threads, th)
+	}
+	for _, th := range threads {
+		if !th.resumeIf(th.park.Load(), false, false) {
+			t.Fatal("could not resume a parked thread")
+		}
+	}
+	q.dropped() // only the first counts itself; 2 × 1 < 3, so the count alone would not compact
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		q.mu.Lock()
+		running, n := q.running, q.heap.n
+		q.mu.Unlock()
+		if !running && n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the timer goroutine still sleeps with %d stale entries", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	q.dropped() // the two late counts
+	q.dropped()
+	if n := q.stale.Load(); n != 0 {
+		t.Fatalf("stale count %d with an empty queue", n)
+	}
+}
