@@ -77,6 +77,7 @@ type exclusive struct {
 	// The thread that took the lock last, as seen from its goroutine (see above).
 	g    atomic.Int64  // its goroutine
 	st   *atomic.Int32 // its thread.State
+	mc   *int32        // its count of monitors held, if anything reads it (rt.MonitorCount)
 	last atomic.Pointer[thread.Thread]
 
 	q waitq.Queue
@@ -109,6 +110,7 @@ func (s *exclusive) recordCurrent(g int64) { s.record(waitq.Current(), g) }
 // record makes t, the current thread, on goroutine g, the recorded taker.
 func (s *exclusive) record(t *thread.Thread, g int64) {
 	s.st = rt.StateWord(t)
+	s.mc = rt.MonitorCount(t)
 	if s.last.Load() != t {
 		s.last.Store(t)
 	}

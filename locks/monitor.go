@@ -49,12 +49,14 @@ type Monitor struct {
 // [thread.PinSynchronized] a blocked virtual thread keeps its carrier; otherwise it unmounts.
 func (m *Monitor) Enter() {
 	if g := rt.Checked(goid.Get()); m.s.owner.CompareAndSwap(0, g) { // g := gid(), inlined
-		m.s.took(g)
+		if m.s.g.Load() != g || !m.s.live() { // took(g), inlined
+			m.s.recordCurrent(g)
+		}
 		m.s.holds = 1
 	} else {
 		m.enterSlow(g)
 	}
-	entered(m.s.last.Load()) // the current thread, now that it owns m
+	m.entered()
 }
 
 func (m *Monitor) enterSlow(g int64) {
@@ -64,17 +66,18 @@ func (m *Monitor) enterSlow(g int64) {
 }
 
 // entered and exited keep the core's count of monitors a virtual thread holds, which decides
-// whether its parks pin under PinSynchronized; t is the current thread. Platform threads never
-// pin, so they skip the hook.
-func entered(t *thread.Thread) {
-	if t.IsVirtual() {
-		rt.MonitorEnteredBy(t)
+// whether its parks pin under PinSynchronized. They are called by the owner, which recorded the
+// count's address (s.mc, nil where nothing reads it: platform threads never pin, and only
+// PinSynchronized parks look) when it took the monitor.
+func (m *Monitor) entered() {
+	if mc := m.s.mc; mc != nil {
+		*mc++
 	}
 }
 
-func exited(t *thread.Thread) {
-	if t.IsVirtual() {
-		rt.MonitorExitedBy(t)
+func (m *Monitor) exited() {
+	if mc := m.s.mc; mc != nil {
+		*mc--
 	}
 }
 
@@ -82,7 +85,7 @@ func exited(t *thread.Thread) {
 // reports whether it did. It never blocks.
 func (m *Monitor) TryEnter() bool {
 	if m.s.lock(gid(), false) {
-		entered(m.s.last.Load())
+		m.entered()
 		return true
 	}
 	return false
@@ -92,11 +95,14 @@ func (m *Monitor) TryEnter() bool {
 // hold is released, and a thread blocked in Enter is then woken. It panics with
 // [ErrIllegalMonitorState] if the current thread does not hold the monitor.
 func (m *Monitor) Exit() {
-	t := m.s.last.Load() // the current thread, if it owns m (else release panics)
-	if m.s.release(rt.Checked(goid.Get())) {
+	g := rt.Checked(goid.Get()) // gid(), inlined
+	if m.s.owner.Load() != g || !m.s.live() {
+		panic(ErrIllegalMonitorState)
+	}
+	m.exited() // before the release: the count is the owner's, recorded with it
+	if m.s.release(g) {
 		m.s.q.WakeExclusive()
 	}
-	exited(t)
 }
 
 // Synchronized runs fn holding the monitor, as a synchronized (obj) { ... } block: Enter, fn,

@@ -41,7 +41,9 @@ func NewReentrantLock(fair bool) *ReentrantLock {
 func (l *ReentrantLock) Lock() {
 	g := rt.Checked(goid.Get()) // gid(), inlined
 	if !l.fair && l.s.owner.CompareAndSwap(0, g) {
-		l.s.took(g)
+		if l.s.g.Load() != g || !l.s.live() { // took(g), inlined
+			l.s.recordCurrent(g)
+		}
 		l.s.holds = 1
 		return
 	}

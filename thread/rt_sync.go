@@ -9,6 +9,10 @@ import (
 // The hooks of internal/rt/sync.go, for the synchronizers' fast paths.
 func init() {
 	rt.StateWord = func(t any) *atomic.Int32 { return &t.(*Thread).state }
-	rt.MonitorEnteredBy = func(t any) { t.(*Thread).monitors++ }
-	rt.MonitorExitedBy = func(t any) { t.(*Thread).monitors-- }
+	rt.MonitorCount = func(t any) *int32 {
+		if th := t.(*Thread); th.kind == kindVirtual && th.sched.opts.Pinning == PinSynchronized {
+			return &th.monitors
+		}
+		return nil
+	}
 }

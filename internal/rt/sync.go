@@ -11,8 +11,11 @@ var (
 	// locks' exclusive.go). A Thread is never reused for another thread, so the word stays t's.
 	StateWord func(t any) *atomic.Int32
 
-	// MonitorEnteredBy and [MonitorExitedBy] are [MonitorEntered] and [MonitorExited] for a caller
-	// that has the current thread t (a *thread.Thread) at hand.
-	MonitorEnteredBy func(t any)
-	MonitorExitedBy  func(t any)
+	// MonitorCount returns the count of monitors t (a *thread.Thread) holds, which a Monitor
+	// bumps on Enter and drops on Exit, or nil if nothing ever reads it: t is not a virtual
+	// thread, or its scheduler does not pin on monitors (only PinSynchronized parks read it).
+	// A Monitor records the pointer with its owner, so its Enter and Exit pay one increment
+	// through it, or a nil test, instead of a call. A thread's scheduler never changes, so the
+	// answer stays right for t's whole life.
+	MonitorCount func(t any) *int32
 )
