@@ -11,7 +11,6 @@ import (
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/internal/waitq"
 	"github.com/loomgo/loom/thread"
-	"github.com/petermattis/goid"
 )
 
 // A Monitor is Java's per-object monitor: the lock that synchronized blocks take, with its
@@ -47,23 +46,7 @@ type Monitor struct {
 // a hold if the current thread already does: the start of a synchronized block. It is not
 // interruptible: an interrupt while blocked is kept as the thread's status. Under
 // [thread.PinSynchronized] a blocked virtual thread keeps its carrier; otherwise it unmounts.
-func (m *Monitor) Enter() {
-	if g := rt.Checked(goid.Get()); m.s.owner.CompareAndSwap(0, g) { // g := gid(), inlined
-		if m.s.g.Load() != g || !m.s.live() { // took(g), inlined
-			m.s.recordCurrent(g)
-		}
-		m.s.holds = 1
-	} else {
-		m.enterSlow(g)
-	}
-	m.entered()
-}
-
-func (m *Monitor) enterSlow(g int64) {
-	if !m.s.lock(g, false) && !m.s.spin(g, false) {
-		m.s.q.Acquire(&m.s, 1, false, waitq.Untimed(rt.ParkBlocked, m))
-	}
-}
+func (m *Monitor) Enter() { enterFast(m) } // see fastpath.go
 
 // entered and exited keep the core's count of monitors a virtual thread holds, which decides
 // whether its parks pin under PinSynchronized. They are called by the owner, which recorded the
@@ -94,16 +77,7 @@ func (m *Monitor) TryEnter() bool {
 // Exit releases one hold: the end of a synchronized block. The monitor is free when the last
 // hold is released, and a thread blocked in Enter is then woken. It panics with
 // [ErrIllegalMonitorState] if the current thread does not hold the monitor.
-func (m *Monitor) Exit() {
-	g := rt.Checked(goid.Get()) // gid(), inlined
-	if m.s.owner.Load() != g || !m.s.live() {
-		panic(ErrIllegalMonitorState)
-	}
-	m.exited() // before the release: the count is the owner's, recorded with it
-	if m.s.release(g) {
-		m.s.q.WakeExclusive()
-	}
-}
+func (m *Monitor) Exit() { exitFast(m) }
 
 // Synchronized runs fn holding the monitor, as a synchronized (obj) { ... } block: Enter, fn,
 // then Exit, also when fn panics.

@@ -38,23 +38,7 @@ func NewReentrantLock(fair bool) *ReentrantLock {
 // already owns it. A virtual thread unmounts while it waits. Lock is not interruptible: an
 // interrupt while waiting is remembered and the interrupt status is set when Lock returns. It
 // panics with [ErrMaxCount] past 2,147,483,647 holds. It ports ReentrantLock.lock().
-func (l *ReentrantLock) Lock() {
-	g := rt.Checked(goid.Get()) // gid(), inlined
-	if !l.fair && l.s.owner.CompareAndSwap(0, g) {
-		if l.s.g.Load() != g || !l.s.live() { // took(g), inlined
-			l.s.recordCurrent(g)
-		}
-		l.s.holds = 1
-		return
-	}
-	l.lockSlow(g)
-}
-
-func (l *ReentrantLock) lockSlow(g int64) {
-	if !l.s.lock(g, l.fair) && !l.s.spin(g, l.fair) {
-		l.s.q.Acquire(&l.s, 1, false, waitq.Untimed(rt.ParkWaiting, l))
-	}
-}
+func (l *ReentrantLock) Lock() { lockFast(l) } // see fastpath.go
 
 // LockInterruptibly is Lock that gives up when the current thread is interrupted, before
 // (even if the lock is free) or while waiting: it then returns [thread.ErrInterrupted], clears
@@ -98,11 +82,7 @@ func (l *ReentrantLock) TryLockTimeout(d time.Duration) (bool, error) {
 // Unlock removes one hold; the lock is free when the last hold is removed, and the
 // longest-waiting thread is then woken. It panics with [ErrIllegalMonitorState] if the current
 // thread does not own the lock (including when it is unlocked). It ports ReentrantLock.unlock().
-func (l *ReentrantLock) Unlock() {
-	if l.s.release(rt.Checked(goid.Get())) {
-		l.s.q.WakeExclusive()
-	}
-}
+func (l *ReentrantLock) Unlock() { unlockFast(l) }
 
 // NewCondition returns a new Condition bound to l. It ports ReentrantLock.newCondition().
 func (l *ReentrantLock) NewCondition() *Condition {

@@ -64,6 +64,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/thread"
@@ -146,6 +147,10 @@ type Cond struct {
 	head, tail *Node
 	n          atomic.Int32 // waiters; written under the queue's mutex, read without it
 }
+
+// HeadOffset is the offset in a Queue of its first node's pointer (nil when no thread waits), for
+// assembly that tests it, as [Queue.HasQueuedThreads] does (locks' amd64 Unlock and Exit).
+const HeadOffset = unsafe.Offsetof(Queue{}.head)
 
 func (q *Queue) enqueue(n *Node) {
 	n.next = nil
