@@ -18,7 +18,8 @@ import (
 // The owner word is the lock: 0 when free, otherwise the id of the goroutine the owning thread
 // runs on. Taking the lock is one CAS 0->g and releasing it one store of 0, so an uncontended
 // Lock/Unlock pair costs what a sync.Mutex pair does (two atomic read-modify-writes) plus two
-// reads of the goroutine id and a few plain loads. Java keeps the hold count in the state word
+// reads of the goroutine id, a few plain loads and, since the goroutine id cannot be read
+// without one, a call each (fastpath.go). Java keeps the hold count in the state word
 // and the owner beside it, which costs a second atomic write on each side; with the owner as
 // the state, a thread that reads owner == its goroutine really holds the lock (see below), since
 // only it can change the owner from that value.
@@ -83,8 +84,9 @@ type exclusive struct {
 	q waitq.Queue
 }
 
-// gid returns the current goroutine's id. The hot paths spell it out as rt.Checked(goid.Get()),
-// which the compiler inlines where gid and rt.Goid cannot be (see rt.Checked).
+// gid returns the current goroutine's id. The Go fast paths spell it out as
+// rt.Checked(goid.Get()), which the compiler inlines where gid and rt.Goid cannot be (see
+// rt.Checked); the assembly ones read it from the g (fastpath.go).
 func gid() int64 { return rt.Goid() }
 
 // mine reports whether the thread running on goroutine g, the caller's, is the owner.
@@ -119,7 +121,7 @@ func (s *exclusive) record(t *thread.Thread, g int64) {
 
 // lock takes one hold for the thread on goroutine g without waiting: the lock is free, or that
 // thread owns it already. Unless fair, it barges ahead of queued threads. Lock and Enter try
-// its first case inline, with one CAS, and call it for the rest.
+// its first case in their fast paths, with one CAS, and call it for the rest.
 func (s *exclusive) lock(g int64, fair bool) bool {
 	switch o := s.owner.Load(); {
 	case o == 0:
@@ -193,8 +195,8 @@ func spinPause() {}
 // release drops one hold of the thread on goroutine g, and reports whether that freed the lock
 // with threads queued: the caller then wakes the first (q.Wake). It panics with
 // ErrIllegalMonitorState if that thread is not the owner. It is small enough to be inlined into
-// Unlock and Exit (a call costs as much as a tenth of an uncontended Lock/Unlock pair), hence
-// the panic written out and the wake-up left to the caller.
+// the Go fast paths of Unlock and Exit (a call costs as much as a tenth of an uncontended
+// Lock/Unlock pair), hence the panic written out and the wake-up left to the caller.
 func (s *exclusive) release(g int64) (wake bool) {
 	if s.owner.Load() != g || !s.live() {
 		panic(ErrIllegalMonitorState)

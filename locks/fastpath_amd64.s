@@ -15,7 +15,10 @@ TEXT ·lockFast(SB), NOSPLIT, $0-8
 	TESTQ	DX, DX
 	JZ	contended
 	CMPB	ReentrantLock_fair(DI), $0
+	JEQ	take
+	CMPQ	(ReentrantLock_s+const_exclusiveQueueHead)(DI), $0 // fair: no barging past a queue
 	JNE	contended
+take:
 	MOVQ	(TLS), CX
 	MOVQ	(CX)(DX*1), BX // g: the goroutine id
 	XORL	AX, AX

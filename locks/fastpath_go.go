@@ -12,7 +12,7 @@ import (
 
 func lockFast(l *ReentrantLock) {
 	g := rt.Checked(goid.Get())
-	if l.fair || !l.s.owner.CompareAndSwap(0, g) {
+	if l.fair && l.s.q.HasQueuedThreads() || !l.s.owner.CompareAndSwap(0, g) {
 		lockContended(l)
 	} else if l.s.g.Load() != g || !l.s.live() { // took(g), inlined
 		lockTook(l)
