@@ -15,14 +15,14 @@ import (
 // returns; anything else it hands, whole, to one of the Go functions below, which start over
 // from the lock alone and so need nothing from the fast function.
 //
-// On amd64 (without the race detector) the fast functions are written in assembly
-// (fastpath_amd64.s): they read the goroutine id from the runtime's g (rt.GoidOffset) and jump
-// to these functions, in a frame of their own and with no call of their own. Written in Go
-// (fastpath_go.go, used elsewhere and under -race, whose detector does not see the atomics of
-// assembly), the same function costs a second call, to read the goroutine id (goid.Get cannot be
-// inlined), and a frame whose registers that call spills: an uncontended Lock/Unlock pair took
-// about 2.1x a sync.Mutex pair in Go and 1.3x in assembly, measured side by side (see
-// bench_test.go's BenchmarkVsSyncMutex).
+// On amd64 (without the race detector, and unless built with the purego tag) the fast
+// functions are written in assembly (fastpath_amd64.s): they read the goroutine id from the
+// runtime's g (rt.GoidOffset) and jump to these functions, in a frame of their own and with no
+// call of their own. Written in Go (fastpath_go.go: other architectures, the purego tag, and
+// -race, whose detector does not see the atomics of assembly), the same function costs a
+// second call, to read the goroutine id (goid.Get cannot be inlined), and a frame whose
+// registers that call spills: an uncontended Lock/Unlock pair costs about 2x a sync.Mutex pair
+// in Go and 1.2-1.4x in assembly, measured side by side (bench_test.go's BenchmarkVsSyncMutex).
 //
 // Designs not taken (measured): a Go Lock whose fast path the compiler inlines needs the
 // goroutine id without a call, and Go has no way to read it (nor the g) without one; an Unlock

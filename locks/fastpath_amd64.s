@@ -1,36 +1,64 @@
-//go:build !race
+//go:build !race && !purego
 
 #include "go_asm.h"
 #include "textflag.h"
 
 // The uncontended paths of ReentrantLock and Monitor (see fastpath.go and exclusive.go). Each
 // reads the current goroutine's id from its g at ·goidOffset, and jumps, with its frame as it
-// came, to a Go function for anything but the case it handles. Offsets are go_asm.h's.
+// came, to a Go function for anything but the case it handles. Offsets are go_asm.h's; S is
+// the offset of the exclusive in the lock, whose address is in DI.
 
+// GOID loads the current goroutine's id into BX, or jumps to none if its offset is unknown.
+#define GOID(none) \
+	MOVQ	·goidOffset(SB), DX; \
+	TESTQ	DX, DX; \
+	JZ	none; \
+	MOVQ	(TLS), CX; \
+	MOVQ	(CX)(DX*1), BX
+
+// TAKE takes a free lock for goroutine BX with one hold (owner: 0 -> BX), or jumps to busy if
+// it is not free, or to took, holding it, if the thread recorded in it is not the caller
+// (exclusive.took).
+#define TAKE(S, busy, took) \
+	XORL	AX, AX; \
+	LOCK; \
+	CMPXCHGQ	BX, (S+exclusive_owner)(DI); \
+	JNE	busy; \
+	CMPQ	(S+exclusive_g)(DI), BX; \
+	JNE	took; \
+	MOVQ	(S+exclusive_st)(DI), CX; \
+	CMPL	(CX), $const_terminated; \
+	JEQ	took; \
+	MOVL	$1, (S+exclusive_holds)(DI)
+
+// MINE jumps to not unless the thread on goroutine BX owns the lock (exclusive.mine).
+#define MINE(S, not) \
+	CMPQ	(S+exclusive_owner)(DI), BX; \
+	JNE	not; \
+	MOVQ	(S+exclusive_st)(DI), CX; \
+	CMPL	(CX), $const_terminated; \
+	JEQ	not
+
+// RELEASE drops the owner's hold, and frees the lock if it was the last (owner = 0), then
+// jumps to wake if threads are queued (exclusive.release).
+#define RELEASE(S, done, wake) \
+	DECL	(S+exclusive_holds)(DI); \
+	JNE	done; \
+	XORL	AX, AX; \
+	XCHGQ	AX, (S+exclusive_owner)(DI); \
+	CMPQ	(S+const_exclusiveQueueHead)(DI), $0; \
+	JNE	wake
 
 // func lockFast(l *ReentrantLock)
 TEXT ·lockFast(SB), NOSPLIT, $0-8
 	MOVQ	l+0(FP), DI
-	MOVQ	·goidOffset(SB), DX
-	TESTQ	DX, DX
-	JZ	contended
 	CMPB	ReentrantLock_fair(DI), $0
 	JEQ	take
 	CMPQ	(ReentrantLock_s+const_exclusiveQueueHead)(DI), $0 // fair: no barging past a queue
 	JNE	contended
 take:
-	MOVQ	(TLS), CX
-	MOVQ	(CX)(DX*1), BX // g: the goroutine id
-	XORL	AX, AX
-	LOCK
-	CMPXCHGQ	BX, (ReentrantLock_s+exclusive_owner)(DI) // owner: 0 -> g
-	JNE	contended
-	CMPQ	(ReentrantLock_s+exclusive_g)(DI), BX // took(g): the recorded thread is
-	JNE	took                                  // on g and has not terminated
-	MOVQ	(ReentrantLock_s+exclusive_st)(DI), CX
-	CMPL	(CX), $const_terminated
-	JEQ	took
-	MOVL	$1, (ReentrantLock_s+exclusive_holds)(DI)
+	GOID(contended)
+	TAKE(ReentrantLock_s, contended, took)
 	RET
 took:
 	JMP	·lockTook(SB)
@@ -40,22 +68,9 @@ contended:
 // func unlockFast(l *ReentrantLock)
 TEXT ·unlockFast(SB), NOSPLIT, $0-8
 	MOVQ	l+0(FP), DI
-	MOVQ	·goidOffset(SB), DX
-	TESTQ	DX, DX
-	JZ	checked
-	MOVQ	(TLS), CX
-	MOVQ	(CX)(DX*1), BX
-	CMPQ	(ReentrantLock_s+exclusive_owner)(DI), BX // mine(g)
-	JNE	checked
-	MOVQ	(ReentrantLock_s+exclusive_st)(DI), CX
-	CMPL	(CX), $const_terminated
-	JEQ	checked
-	DECL	(ReentrantLock_s+exclusive_holds)(DI)
-	JNE	done
-	XORL	AX, AX
-	XCHGQ	AX, (ReentrantLock_s+exclusive_owner)(DI) // owner = 0, then look for waiters
-	CMPQ	(ReentrantLock_s+const_exclusiveQueueHead)(DI), $0
-	JNE	wake
+	GOID(checked)
+	MINE(ReentrantLock_s, checked)
+	RELEASE(ReentrantLock_s, done, wake)
 done:
 	RET
 checked:
@@ -66,21 +81,8 @@ wake:
 // func enterFast(m *Monitor)
 TEXT ·enterFast(SB), NOSPLIT, $0-8
 	MOVQ	m+0(FP), DI
-	MOVQ	·goidOffset(SB), DX
-	TESTQ	DX, DX
-	JZ	contended
-	MOVQ	(TLS), CX
-	MOVQ	(CX)(DX*1), BX
-	XORL	AX, AX
-	LOCK
-	CMPXCHGQ	BX, (Monitor_s+exclusive_owner)(DI)
-	JNE	contended
-	CMPQ	(Monitor_s+exclusive_g)(DI), BX
-	JNE	took
-	MOVQ	(Monitor_s+exclusive_st)(DI), CX
-	CMPL	(CX), $const_terminated
-	JEQ	took
-	MOVL	$1, (Monitor_s+exclusive_holds)(DI)
+	GOID(contended)
+	TAKE(Monitor_s, contended, took)
 	MOVQ	(Monitor_s+exclusive_mc)(DI), CX // entered()
 	TESTQ	CX, CX
 	JZ	done
@@ -95,27 +97,14 @@ contended:
 // func exitFast(m *Monitor)
 TEXT ·exitFast(SB), NOSPLIT, $0-8
 	MOVQ	m+0(FP), DI
-	MOVQ	·goidOffset(SB), DX
-	TESTQ	DX, DX
-	JZ	checked
-	MOVQ	(TLS), CX
-	MOVQ	(CX)(DX*1), BX
-	CMPQ	(Monitor_s+exclusive_owner)(DI), BX
-	JNE	checked
-	MOVQ	(Monitor_s+exclusive_st)(DI), CX
-	CMPL	(CX), $const_terminated
-	JEQ	checked
-	MOVQ	(Monitor_s+exclusive_mc)(DI), CX // exited()
+	GOID(checked)
+	MINE(Monitor_s, checked)
+	MOVQ	(Monitor_s+exclusive_mc)(DI), CX // exited(), before the release
 	TESTQ	CX, CX
 	JZ	release
 	DECL	(CX)
 release:
-	DECL	(Monitor_s+exclusive_holds)(DI)
-	JNE	done
-	XORL	AX, AX
-	XCHGQ	AX, (Monitor_s+exclusive_owner)(DI)
-	CMPQ	(Monitor_s+const_exclusiveQueueHead)(DI), $0
-	JNE	wake
+	RELEASE(Monitor_s, done, wake)
 done:
 	RET
 checked:
