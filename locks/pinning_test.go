@@ -1,7 +1,10 @@
 package locks_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -309,5 +312,82 @@ func TestPinningLockWaitInsideMonitor(t *testing.T) {
 				t.Errorf("event %+v", events[0])
 			}
 		})
+	}
+}
+
+// Under PinSynchronized the count of monitors a virtual thread holds decides whether its parks
+// pin, and Enter and Exit keep it on every path: the fast one, a first Enter that records the
+// thread, a reentrant Enter, TryEnter, Wait's release and re-entry. Random nestings over three
+// monitors (sometimes fresh ones): a park pins, with one pinned event, exactly while the thread
+// holds a monitor; under PinNone nothing pins.
+func TestPinningMonitorCountFollowsRandomNesting(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []thread.PinningMode{thread.PinSynchronized, thread.PinNone} {
+		for seed := range uint64(4) {
+			t.Run(fmt.Sprint(mode, "/seed", seed), func(t *testing.T) {
+				var events atomic.Int32
+				s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1, Pinning: mode,
+					PinnedThreshold: time.Millisecond, OnPinned: func(thread.PinnedEvent) { events.Add(1) }})
+				defer s.Close()
+				runOn(t, s, 1, func(int) {
+					rng := rand.New(rand.NewPCG(seed, 0))
+					var ms [3]locks.Monitor
+					var holds [3]int
+					park := func(step int) {
+						want := int32(0)
+						if mode == thread.PinSynchronized && holds != [3]int{} {
+							want = 1
+						}
+						before := events.Load()
+						thread.Sleep(2 * time.Millisecond) // OnPinned has returned when it does
+						if got := events.Load() - before; got != want {
+							t.Errorf("step %d, holds %v: %d pinned events, want %d", step, holds, got, want)
+						}
+					}
+					for step := range 60 {
+						i := rng.IntN(3)
+						switch op := rng.IntN(8); {
+						case op < 3:
+							ms[i].Enter()
+							holds[i]++
+						case op == 3:
+							if !ms[i].TryEnter() {
+								t.Errorf("step %d: TryEnter of a monitor nobody else uses failed", step)
+								return
+							}
+							holds[i]++
+						case op < 6:
+							if holds[i] > 0 {
+								ms[i].Exit()
+								holds[i]--
+							}
+						case op == 6:
+							if holds[i] > 0 {
+								if err := ms[i].WaitTimeout(time.Millisecond); err != nil {
+									t.Errorf("step %d: %v", step, err)
+								}
+							}
+						default:
+							if holds[i] == 0 {
+								ms[i] = locks.Monitor{}
+							}
+						}
+						if got := ms[i].HoldCount(); got != holds[i] {
+							t.Errorf("step %d: HoldCount %d, want %d", step, got, holds[i])
+							return
+						}
+						if rng.IntN(3) == 0 {
+							park(step)
+						}
+					}
+					for i := range ms {
+						for ; holds[i] > 0; holds[i]-- {
+							ms[i].Exit()
+						}
+					}
+					park(-1)
+				})
+			})
+		}
 	}
 }
