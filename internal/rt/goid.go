@@ -27,9 +27,9 @@ var GoidOK = goidAgrees()
 
 // GoidOffset is the offset of the goroutine id in the runtime's g, for assembly that reads it
 // there (the amd64 fast paths of locks' ReentrantLock and Monitor), or 0 where that is not
-// known: on other architectures, or when [GoidOK] is false or the id is not found where
-// [goid.Get] finds it (checked, as [GoidOK] is, on two goroutines against [runtime.Stack]). Code
-// that reads it must take its Go path when it is 0.
+// known: on other architectures or with the purego tag, or when [GoidOK] is false or the id is
+// not found where [goid.Get] finds it (checked, as [GoidOK] is, on two goroutines against
+// [runtime.Stack]). Code that reads it must take its Go path when it is 0.
 var GoidOffset = goidOffset()
 
 // Goid returns the current goroutine's id.
