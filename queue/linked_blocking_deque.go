@@ -29,8 +29,8 @@ type LinkedBlockingDeque[T any] struct {
 	capacity int // 0: unbounded
 	eq       func(a, b T) bool
 	size     atomic.Int32 // items.len(), readable without the lock (for spinning)
-	takers   atomic.Int32 // threads waiting on notEmpty
-	putters  atomic.Int32 // threads waiting on notFull
+	takers   waiters      // threads waiting on notEmpty
+	putters  waiters      // threads waiting on notFull
 }
 
 var _ BlockingDeque[int] = (*LinkedBlockingDeque[int])(nil)
