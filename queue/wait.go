@@ -139,7 +139,14 @@ const spinsBeforeWait = 32
 // lock(): an interrupt is left for the wait that follows, if there is one). Parking and resuming
 // a virtual thread costs a few microseconds, more than the partner on another carrier usually
 // needs to make the queue ready; Java's synchronizers spin briefly for the same reason.
+//
+// With GOMAXPROCS=1 it does nothing: no partner can run while the caller spins (measured: a
+// tenth of the cost of moving an element through an ArrayBlockingQueue between two virtual
+// threads on one carrier). An interrupt is then found by the wait that follows.
 func spinUntil(l relocker, ready func() bool, interruptibly bool) error {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return nil
+	}
 	l.Unlock()
 	for i := 0; i < spinsBeforeWait && !ready(); i++ {
 		if i%16 == 15 {
