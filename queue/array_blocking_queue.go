@@ -25,10 +25,10 @@ import (
 type ArrayBlockingQueue[T any] struct {
 	_ noCopy
 
-	// Everything a put or a take touches, under the lock: one cache line that moves with the
-	// lock from producer to consumer. (Producer-only and consumer-only fields on lines of their
-	// own, as the issue that prompted this layout suggested, would only add lines to move: with
-	// one lock, both sides write the lock word and count on every operation anyway.)
+	// Everything a put or a take touches, under the lock, together: the lines that move with
+	// the lock from producer to consumer. (Producer-only and consumer-only fields on lines of
+	// their own, as the issue that prompted this layout suggested, would only add lines to move:
+	// with one lock, both sides write the lock word and count on every operation anyway.)
 	lock     qlock
 	items    []T
 	take     int // index of the head

@@ -23,6 +23,13 @@ import (
 // check and the owner record, and unlock checks nothing: only this package locks it, always in
 // pairs.
 //
+// Measured with BenchmarkOneToOneVsChannel (one producer, one consumer, capacity 128): on one
+// carrier 2.1x a buffered channel with the ReentrantLock, 1.4x with this lock (the owner a
+// pointer to the Thread: 1.9x, its CAS and store pay GC write barriers; hence the thread id); on
+// two carriers 1.3x and 0.9x. Unlike ReentrantLock, a contended lockSlow queues at once without
+// spinning first: the queue's own spin (spinUntil) is where waiting for the partner pays, and
+// ProducerConsumer with 8 producers and 8 consumers got faster, not slower.
+//
 // Behaviour is the ReentrantLock's: non-fair locks barge, fair ones do not while threads are
 // queued; waiters park through [thread.Park] (a virtual thread unmounts); an interruptible
 // acquire fails with [thread.ErrInterrupted] on entry or while queued; the lock is reentrant,

@@ -107,6 +107,11 @@ type waiters struct {
 	// it dequeues a waiter (or, with the queue empty, when n = F > signalled); a return takes one
 	// from F and from signalled (if > 0); other exits from the queue only add to F. So while a
 	// waiter is still in the condition's queue, n > F >= signalled, and signal sends.
+	//
+	// Not taken: signalling only when the queue goes from empty to non-empty, each woken taker
+	// passing the signal on while elements remain (Java's LinkedBlockingQueue): as cheap for one
+	// consumer, but blocked consumers then wake one after another, each once the previous one
+	// has run, where this wakes as many as there are elements at once.
 	signalled int32
 }
 
