@@ -112,14 +112,15 @@ func signalStress(t *testing.T, carriers int, fair bool, capacity int, seed uint
 
 // A burst of puts into a queue with many takers waiting (untimed and timed ones, a few of them
 // interrupted meanwhile): every taker that can have an element gets one, though the burst
-// comes before any woken taker has run (on one carrier, always).
-func TestArrayBlockingQueueBurstWakesEveryWaitingTaker(t *testing.T) {
+// comes before any woken taker has run (on one carrier, always). Every queue kind, since the
+// single-lock ones skip signals (waiters.signal) and the others must not lose any either.
+func TestBurstWakesEveryWaitingTaker(t *testing.T) {
 	const takers = 8
 	for _, carriers := range []int{1, 2} {
-		for _, fair := range []bool{false, true} {
+		for _, k := range kinds() {
 			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: carriers})
 			vb := thread.OfVirtual().Scheduler(s)
-			q := queue.NewArrayBlockingQueue[int](takers, fair)
+			q := k.make(takers)
 			var got atomic.Int64
 			ths := make([]*thread.Thread, takers)
 			for i := range ths {
@@ -152,13 +153,13 @@ func TestArrayBlockingQueueBurstWakesEveryWaitingTaker(t *testing.T) {
 			join(t, producer)
 			for i, th := range ths {
 				if ok, _ := th.JoinTimeout(longDelay); !ok {
-					t.Errorf("carriers=%d fair=%v: taker %d never woke with %d elements in the queue", carriers, fair, i, q.Len())
+					t.Errorf("carriers=%d %s: taker %d never woke with %d elements in the queue", carriers, k.name, i, q.Len())
 					th.Interrupt()
 					th.Join()
 				}
 			}
 			if got.Load() != takers-2 || q.Len() != 2 {
-				t.Errorf("carriers=%d fair=%v: %d taken, %d left; want %d and 2", carriers, fair, got.Load(), q.Len(), takers-2)
+				t.Errorf("carriers=%d %s: %d taken, %d left; want %d and 2", carriers, k.name, got.Load(), q.Len(), takers-2)
 			}
 			s.Close()
 		}

@@ -89,9 +89,7 @@ func (q *LinkedBlockingDeque[T]) link(e T, front bool) bool {
 		q.items.pushBack(e)
 	}
 	q.size.Add(1)
-	if q.takers.Load() > 0 {
-		q.notEmpty.Signal()
-	}
+	q.takers.signal(q.notEmpty)
 	return true
 }
 
@@ -104,9 +102,7 @@ func (q *LinkedBlockingDeque[T]) unlink(front bool) T {
 		e = q.items.popBack()
 	}
 	q.size.Add(-1)
-	if q.putters.Load() > 0 {
-		q.notFull.Signal()
-	}
+	q.putters.signal(q.notFull)
 	return e
 }
 

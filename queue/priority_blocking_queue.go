@@ -59,9 +59,7 @@ func (q *PriorityBlockingQueue[T]) nonEmpty() bool { return len(q.heap.items) > 
 func (q *PriorityBlockingQueue[T]) Offer(e T) bool {
 	q.lock.Lock()
 	q.heap.push(e)
-	if q.takers.Load() > 0 {
-		q.notEmpty.Signal()
-	}
+	q.takers.signal(q.notEmpty)
 	q.lock.Unlock()
 	return true
 }
