@@ -60,7 +60,8 @@ func (l *qlock) lockInterruptiblyAs(t *thread.Thread) error {
 }
 
 // tryFast takes a non-fair lock that is free, with one CAS: the fast path of lockAs and
-// lockInterruptiblyAs, small enough for both to be inlined.
+// lockInterruptiblyAs. Those two exceed the inliner's budget (a call with arguments costs most
+// of it), so the queue's hot paths write them out: tryFast, then lockSlow if it fails.
 func (l *qlock) tryFast(t *thread.Thread) bool {
 	return !l.fair && l.owner.CompareAndSwap(0, t.ThreadID())
 }
