@@ -6,36 +6,38 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/loomgo/loom/locks"
+	"github.com/loomgo/loom/thread"
 )
 
 // ArrayBlockingQueue is java.util.concurrent.ArrayBlockingQueue: a bounded FIFO blocking queue
 // backed by a ring buffer of fixed capacity. Producers block while it is full and consumers
 // while it is empty.
 //
-// One [locks.ReentrantLock] guards the queue, with two conditions, notEmpty and notFull; a
-// thread waits on them through [thread.Park], so a virtual thread unmounts while it waits. A
-// fair queue uses a fair lock: blocked producers and consumers are served in arrival order
-// (fairness lowers throughput, as in Java).
+// One lock guards the queue, with two conditions, notEmpty and notFull, as in Java; a thread
+// waits on them through [thread.Park], so a virtual thread unmounts while it waits. A fair
+// queue uses a fair lock: blocked producers and consumers are served in arrival order
+// (fairness lowers throughput, as in Java). The lock is the queue's own (see qlock in lock.go):
+// a reentrant lock on loom's wait queue, like [locks.ReentrantLock], that looks the current
+// thread up once per operation.
 //
 // An ArrayBlockingQueue must not be copied after first use. Make one with
 // [NewArrayBlockingQueue].
 type ArrayBlockingQueue[T any] struct {
 	_ noCopy
 
-	// Everything a put or a take touches, under the lock: one cache line that moves with the
-	// lock from producer to consumer. (Producer-only and consumer-only fields on lines of their
-	// own, as the issue that prompted this layout suggested, would only add lines to move: with
-	// one lock, both sides write the lock word and count on every operation anyway.)
-	lock     locks.ReentrantLock
+	// Everything a put or a take touches, under the lock, together: the lines that move with
+	// the lock from producer to consumer. (Producer-only and consumer-only fields on lines of
+	// their own, as the issue that prompted this layout suggested, would only add lines to move:
+	// with one lock, both sides write the lock word and count on every operation anyway.)
+	lock     qlock
 	items    []T
 	take     int // index of the head
 	put      int // index of the next free slot
 	count    int
-	takers   atomic.Int32 // threads waiting on notEmpty
-	putters  atomic.Int32 // threads waiting on notFull
-	notEmpty *locks.Condition
-	notFull  *locks.Condition
+	takers   waiters // threads waiting on notEmpty
+	putters  waiters // threads waiting on notFull
+	notEmpty qcond
+	notFull  qcond
 	eq       func(a, b T) bool
 
 	// Spinning (see spin): apart, so that the operations above never write this line while
@@ -61,11 +63,9 @@ func NewArrayBlockingQueue[T any](capacity int, fair bool, opts ...Option[T]) *A
 		panic(illegalArgument("%d initial elements exceed capacity %d", len(o.elems), capacity))
 	}
 	q := &ArrayBlockingQueue[T]{items: make([]T, capacity), eq: o.eq}
-	if fair {
-		q.lock = *locks.NewReentrantLock(true) // before first use: copying is fine
-	}
-	q.notEmpty = q.lock.NewCondition()
-	q.notFull = q.lock.NewCondition()
+	q.lock.fair = fair
+	q.notEmpty.l = &q.lock
+	q.notFull.l = &q.lock
 	q.count = copy(q.items, o.elems)
 	q.put = q.count % capacity
 	return q
@@ -79,9 +79,7 @@ func (q *ArrayBlockingQueue[T]) enqueue(e T) {
 	}
 	q.count++
 	q.counted()
-	if q.takers.Load() > 0 {
-		q.notEmpty.Signal()
-	}
+	q.takers.signal(&q.notEmpty)
 }
 
 // dequeue removes the head; the lock is held and the queue is not empty.
@@ -94,9 +92,7 @@ func (q *ArrayBlockingQueue[T]) dequeue() T {
 	}
 	q.count--
 	q.counted()
-	if q.putters.Load() > 0 {
-		q.notFull.Signal()
-	}
+	q.putters.signal(&q.notFull)
 	return e
 }
 
@@ -135,7 +131,9 @@ func (q *ArrayBlockingQueue[T]) Add(e T) error {
 // Offer inserts e at the tail if there is room now and reports whether it did. It never blocks
 // (beyond the brief lock). It ports ArrayBlockingQueue.offer(e).
 func (q *ArrayBlockingQueue[T]) Offer(e T) bool {
-	q.lock.Lock()
+	if t := thread.Current(); !q.lock.tryFast(t) { // lockAs, inlined
+		q.lock.lockSlow(t, false)
+	}
 	defer q.lock.Unlock()
 	if q.count == len(q.items) {
 		return false
@@ -162,8 +160,10 @@ func (q *ArrayBlockingQueue[T]) OfferTimeout(e T, d time.Duration) (bool, error)
 }
 
 func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
-	if err := q.lock.LockInterruptibly(); err != nil {
-		return false, err
+	if t := thread.Current(); t.IsInterrupted() || !q.lock.tryFast(t) { // lockInterruptiblyAs, inlined
+		if err := q.lock.lockSlow(t, true); err != nil {
+			return false, err
+		}
 	}
 	if q.count == len(q.items) && (b == nil || b.d > 0) {
 		if err := q.spin(func() bool { return int(q.size.Load()) < len(q.items) }); err != nil {
@@ -172,7 +172,7 @@ func (q *ArrayBlockingQueue[T]) offer(e T, b *budget) (bool, error) {
 	}
 	defer q.lock.Unlock()
 	for q.count == len(q.items) {
-		if more, err := await(q.notFull, b, q.hasRoom, &q.putters); !more {
+		if more, err := await(&q.notFull, b, q.hasRoom, &q.putters); !more {
 			return false, err
 		}
 	}
@@ -201,8 +201,10 @@ func (q *ArrayBlockingQueue[T]) PollTimeout(d time.Duration) (e T, ok bool, err 
 }
 
 func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
-	if err := q.lock.LockInterruptibly(); err != nil {
-		return e, false, err
+	if t := thread.Current(); t.IsInterrupted() || !q.lock.tryFast(t) { // lockInterruptiblyAs, inlined
+		if err := q.lock.lockSlow(t, true); err != nil {
+			return e, false, err
+		}
 	}
 	if q.count == 0 && (b == nil || b.d > 0) {
 		if err := q.spin(func() bool { return q.size.Load() > 0 }); err != nil {
@@ -211,7 +213,7 @@ func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 	}
 	defer q.lock.Unlock()
 	for q.count == 0 {
-		if more, err := await(q.notEmpty, b, q.nonEmpty, &q.takers); !more {
+		if more, err := await(&q.notEmpty, b, q.nonEmpty, &q.takers); !more {
 			return e, false, err
 		}
 	}
@@ -221,7 +223,9 @@ func (q *ArrayBlockingQueue[T]) poll(b *budget) (e T, ok bool, err error) {
 // Poll removes and returns the head if there is one. It never blocks. It ports
 // ArrayBlockingQueue.poll().
 func (q *ArrayBlockingQueue[T]) Poll() (e T, ok bool) {
-	q.lock.Lock()
+	if t := thread.Current(); !q.lock.tryFast(t) { // lockAs, inlined
+		q.lock.lockSlow(t, false)
+	}
 	defer q.lock.Unlock()
 	if q.count == 0 {
 		return e, false
@@ -337,9 +341,7 @@ func (q *ArrayBlockingQueue[T]) RemoveElement(e T) bool {
 	q.items[q.put] = zero
 	q.count--
 	q.counted()
-	if q.putters.Load() > 0 {
-		q.notFull.Signal()
-	}
+	q.putters.signal(&q.notFull)
 	return true
 }
 

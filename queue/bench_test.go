@@ -2,6 +2,7 @@ package queue_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -140,8 +141,8 @@ func BenchmarkOfferPollUncontended(b *testing.B) {
 
 // Issue 14's queue row: one producer and one consumer moving n ints through a queue of
 // capacity 128 on virtual threads, against a buffered channel of the same capacity between
-// goroutines, in alternating rounds (testutil.Pair). Target: ratio <= 1.5, at GOMAXPROCS 2
-// and 1 (go test -cpu 1,2).
+// goroutines, in alternating rounds (testutil.Pair). Target: ratio <= 1.5, on two carriers and
+// on one (the OneCarrier cases: GOMAXPROCS=1, as cmd/loom bench runs them).
 func BenchmarkOneToOneVsChannel(b *testing.B) {
 	const capacity = 128
 	channel := func(n int) {
@@ -165,22 +166,31 @@ func BenchmarkOneToOneVsChannel(b *testing.B) {
 		{"ArrayBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewArrayBlockingQueue[int](capacity, false) }},
 		{"LinkedBlockingQueue", func() queue.BlockingQueue[int] { return queue.NewLinkedBlockingQueue[int](capacity) }},
 	} {
-		b.Run(qq.name, func(b *testing.B) {
-			testutil.Pair(b, channel, func(n int) {
+		transfer := func(vb *thread.VirtualBuilder) func(n int) {
+			return func(n int) {
 				q := qq.mk()
-				c := thread.StartVirtualThread(func() {
+				c := vb.Start(func() {
 					for range n {
 						q.Take()
 					}
 				})
-				p := thread.StartVirtualThread(func() {
+				p := vb.Start(func() {
 					for i := range n {
 						q.Put(i)
 					}
 				})
 				p.Join()
 				c.Join()
-			})
+			}
+		}
+		b.Run(qq.name, func(b *testing.B) {
+			testutil.Pair(b, channel, transfer(thread.OfVirtual()))
+		})
+		b.Run(qq.name+"OneCarrier", func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+			defer s.Close()
+			testutil.Pair(b, channel, transfer(thread.OfVirtual().Scheduler(s)))
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/internal/waitq"
@@ -31,7 +30,7 @@ type DelayQueue[T Delayed] struct {
 	available *locks.Condition // nil until first use
 	heap      binaryHeap[T]
 	leader    *thread.Thread // the consumer waiting timed for the head, if any
-	waiters   atomic.Int32   // followers waiting on available (the leader is not counted)
+	waiters   waiters        // followers waiting on available (the leader is not counted)
 	eq        func(a, b T) bool
 }
 

@@ -15,7 +15,9 @@
 // carrier to another virtual thread, the thread shows WAITING or TIMED_WAITING, and an interrupt
 // wakes it: the waiting call returns [thread.ErrInterrupted] and clears the interrupt status,
 // leaving the queue as it was. The lock-based queues wait on the conditions of a
-// [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java; [SynchronousQueue] and
+// [locks.ReentrantLock] (notEmpty, notFull), exactly as in Java ([ArrayBlockingQueue] on those of
+// a reentrant lock of its own, built on the same wait queue, that looks the current thread up
+// once per operation); [SynchronousQueue] and
 // [LinkedTransferQueue] park on the nodes of a dual queue. Before it parks, a waiting thread looks
 // again a few dozen times with the lock released, as Java's synchronizers spin briefly: a
 // partner on another carrier usually arrives sooner than a park and a resume would take.

@@ -29,8 +29,8 @@ type LinkedBlockingDeque[T any] struct {
 	capacity int // 0: unbounded
 	eq       func(a, b T) bool
 	size     atomic.Int32 // items.len(), readable without the lock (for spinning)
-	takers   atomic.Int32 // threads waiting on notEmpty
-	putters  atomic.Int32 // threads waiting on notFull
+	takers   waiters      // threads waiting on notEmpty
+	putters  waiters      // threads waiting on notFull
 }
 
 var _ BlockingDeque[int] = (*LinkedBlockingDeque[int])(nil)
@@ -89,9 +89,7 @@ func (q *LinkedBlockingDeque[T]) link(e T, front bool) bool {
 		q.items.pushBack(e)
 	}
 	q.size.Add(1)
-	if q.takers.Load() > 0 {
-		q.notEmpty.Signal()
-	}
+	q.takers.signal(q.notEmpty)
 	return true
 }
 
@@ -104,9 +102,7 @@ func (q *LinkedBlockingDeque[T]) unlink(front bool) T {
 		e = q.items.popBack()
 	}
 	q.size.Add(-1)
-	if q.putters.Load() > 0 {
-		q.notFull.Signal()
-	}
+	q.putters.signal(q.notFull)
 	return e
 }
 

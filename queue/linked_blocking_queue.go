@@ -31,14 +31,14 @@ type LinkedBlockingQueue[T any] struct {
 	_        [64]byte // keep the consumers' side off the producers' cache line
 	takeLock locks.ReentrantLock
 	notEmpty *locks.Condition
-	head     *lbqNode[T]  // dummy node: head.next is the first element; guarded by takeLock
-	takers   atomic.Int32 // threads waiting on notEmpty
+	head     *lbqNode[T] // dummy node: head.next is the first element; guarded by takeLock
+	takers   waiters     // threads waiting on notEmpty
 
 	_       [64]byte
 	putLock locks.ReentrantLock
 	notFull *locks.Condition
-	last    *lbqNode[T]  // guarded by putLock
-	putters atomic.Int32 // threads waiting on notFull
+	last    *lbqNode[T] // guarded by putLock
+	putters waiters     // threads waiting on notFull
 }
 
 type lbqNode[T any] struct {

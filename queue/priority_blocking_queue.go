@@ -5,7 +5,6 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/loomgo/loom/locks"
@@ -30,7 +29,7 @@ type PriorityBlockingQueue[T any] struct {
 	heap     binaryHeap[T]
 	cmp      func(a, b T) int
 	eq       func(a, b T) bool
-	takers   atomic.Int32 // threads waiting on notEmpty
+	takers   waiters // threads waiting on notEmpty
 }
 
 var _ BlockingQueue[int] = (*PriorityBlockingQueue[int])(nil)
@@ -60,9 +59,7 @@ func (q *PriorityBlockingQueue[T]) nonEmpty() bool { return len(q.heap.items) > 
 func (q *PriorityBlockingQueue[T]) Offer(e T) bool {
 	q.lock.Lock()
 	q.heap.push(e)
-	if q.takers.Load() > 0 {
-		q.notEmpty.Signal()
-	}
+	q.takers.signal(q.notEmpty)
 	q.lock.Unlock()
 	return true
 }

@@ -60,9 +60,16 @@ func (c *core) issue() uint64 {
 }
 
 // get returns the current thread's value, storing the initial value first if it has none.
-func (c *core) get() any {
-	k := c.key()
-	if e := rt.CurrentData().Local(k); e != nil {
+func (c *core) get() any { return rt.LocalValue(c.k.Load(), c) }
+
+// MissLocal is get's slow path, when the goroutine's thread is not the one rt's cache last saw
+// there, or it has no value: find the value, or store the initial one. k is c's key, or 0 before
+// its first use.
+func (c *core) MissLocal(k uint64) any {
+	if k == 0 {
+		k = c.key()
+	}
+	if e := rt.CurrentLocals().Local(k); e != nil {
 		return e.Value
 	}
 	return c.setInitialValue(k)
@@ -75,7 +82,7 @@ func (c *core) setInitialValue(k uint64) any {
 		v = c.callInitial()
 	}
 	// Looked up again: the supplier may have used other ThreadLocals, or this one.
-	rt.CurrentData().SetLocal(k, v, c.inherit)
+	rt.CurrentLocals().SetLocal(k, v, c.inherit)
 	runtime.KeepAlive(c) // k stays c's, not a newcomer's, until the value is stored
 	return v
 }
@@ -86,7 +93,7 @@ func (c *core) setInitialValue(k uint64) any {
 const maxInitDepth = 10_000
 
 func (c *core) callInitial() any {
-	d := rt.CurrentData()
+	d := rt.CurrentLocals()
 	if d.InitDepth >= maxInitDepth {
 		panic(fmt.Errorf("%w: initial-value suppliers nested %d deep on thread %v", ErrRecursiveInitialValue, d.InitDepth, thread.Current()))
 	}
@@ -95,9 +102,9 @@ func (c *core) callInitial() any {
 	return c.initial()
 }
 
-func (c *core) set(v any) { rt.CurrentData().SetLocal(c.key(), v, c.inherit) }
+func (c *core) set(v any) { rt.CurrentLocals().SetLocal(c.key(), v, c.inherit) }
 
-func (c *core) remove() { rt.CurrentData().RemoveLocal(c.key()) }
+func (c *core) remove() { rt.CurrentLocals().RemoveLocal(c.key()) }
 
 // New returns a [ThreadLocal] whose initial value in every thread is T's zero value. It ports
 // `new ThreadLocal<T>()`.

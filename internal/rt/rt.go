@@ -18,6 +18,7 @@ type Data struct {
 	dense []Local
 	more  map[uint64]*Local // values of ThreadLocals whose index is >= denseSlots
 	swept uint64            // frees when the thread last dropped its stale slots
+	entry *localsEntry      // the thread's entry in localsCache, nil until it first looks there
 
 	Scoped any // the scoped-value bindings in force (owned by package scoped)
 	Worker any // the fork-join pool worker the thread is (owned by package forkjoin)
