@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 )
 
 // Platform threads.
@@ -92,9 +91,8 @@ func defaultPlatformLimit() int {
 			limit = n
 		}
 	}
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(rlimitNproc, &rl); err == nil && rl.Cur > 0 && rl.Cur < uint64(limit) {
-		limit = int(rl.Cur)
+	if n := processLimit(); n > 0 && n < limit {
+		limit = n
 	}
 	limit -= runtimeReserve(limit)
 	if limit < 1 {
@@ -102,8 +100,6 @@ func defaultPlatformLimit() int {
 	}
 	return limit
 }
-
-const rlimitNproc = 6 // RLIMIT_NPROC on Linux
 
 func readInt(path string) int {
 	b, err := os.ReadFile(path)

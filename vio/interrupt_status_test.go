@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/thread"
 	"github.com/loomgo/loom/vio"
 )
@@ -33,9 +34,7 @@ func awaitReadable(t *testing.T, c syscall.Conn) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		n := 0
-		rc.Control(func(fd uintptr) {
-			n, _, _ = syscall.Recvfrom(int(fd), make([]byte, 1), syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		})
+		rc.Control(func(fd uintptr) { n = testutil.Pending(fd) })
 		if n > 0 {
 			return
 		}

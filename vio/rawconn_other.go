@@ -25,5 +25,5 @@ func (r *rawPacket) readFrom(p *PacketConn, t any, b []byte) (int, net.Addr, err
 	panic("unreachable")
 }
 
-func (r *rawConn) initFile(f *os.File)                                    {}
+func (r *rawConn) initFile(f *os.File) bool                               { return false }
 func (r *rawConn) file(f *File, t any, write bool, b []byte) (int, error) { panic("unreachable") }

@@ -5,9 +5,9 @@ import (
 	"io"
 	"net"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/loomgo/loom/internal/testutil"
 	"github.com/loomgo/loom/thread"
 	"github.com/loomgo/loom/vio"
 )
@@ -308,9 +308,7 @@ func awaitReadable(lg *Log, c net.Conn) {
 	}
 	await(lg, "data to arrive", func() bool {
 		n := 0
-		rc.Control(func(fd uintptr) {
-			n, _, _ = syscall.Recvfrom(int(fd), make([]byte, 1), syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		})
+		rc.Control(func(fd uintptr) { n = testutil.Pending(fd) })
 		return n > 0
 	})
 }

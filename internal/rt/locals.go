@@ -277,7 +277,7 @@ func NewLocalKey() uint64 {
 	if len(keys.free) > 0 {
 		i = popMin(&keys.free)
 	} else {
-		if len(keys.gen) > indexMask {
+		if uint64(len(keys.gen)) > indexMask {
 			panic("threadlocal: more than 4,294,967,295 ThreadLocals alive at once")
 		}
 		i = uint32(len(keys.gen))

@@ -2,10 +2,8 @@ package testutil
 
 import (
 	"slices"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 )
 
 // Pair benchmarks subject against base in one benchmark: it runs them in alternating rounds
@@ -64,16 +62,6 @@ func timed(f func(int), n int) (wall, cpu time.Duration) {
 	f(n)
 	wall = time.Since(start)
 	return wall, processCPU() - c0
-}
-
-// processCPU returns the CPU time the process has used (0 where it cannot be read).
-func processCPU() time.Duration {
-	const clockProcessCPUTimeID = 2
-	var ts syscall.Timespec
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0
-	}
-	return time.Duration(ts.Nano())
 }
 
 func median(xs []float64) float64 {

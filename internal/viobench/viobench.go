@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,13 +35,6 @@ func (s Side) String() string {
 		return "virtual threads"
 	}
 	return "goroutines"
-}
-
-// cpuTime returns the CPU time the process has used (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // reportCPU reports the CPU time per op since start as "cpu-ns/op".
