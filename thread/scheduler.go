@@ -185,6 +185,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	}
 	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 	s.timers.init()
+	s.pool.SetResume(resumeKey)
 	if opts.WatchdogThreshold > 0 {
 		s.pool.Watch()
 	}

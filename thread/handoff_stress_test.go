@@ -1,0 +1,163 @@
+package thread_test
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loomgo/loom/thread"
+)
+
+// The hand-off cell (internal/carrier's handoff.go): a virtual thread that unparks another queues
+// it on its own carrier when nothing else is queued, and an idle carrier, if any, is offered to the
+// woken thread's goroutine at once (the pre-wake). These tests race every way a resumption can
+// leave the cell: the waker parking or ending, a carrier going idle and stealing it, the woken
+// goroutine reclaiming itself, a compensating carrier, Yield.
+
+// TestStressHandOffRingLosesNoTurn: a turn goes round a ring of virtual threads by Unpark; each
+// thread, after passing the turn on, does something random before it parks again (nothing, a
+// spin, a Yield, a Sleep, ends its step with a timed park), on one to three carriers. A lost
+// hand-off leaves the ring stuck, which the deadline catches.
+func TestStressHandOffRingLosesNoTurn(t *testing.T) {
+	rounds := 2000
+	if testing.Short() {
+		rounds = 50
+	}
+	for _, par := range []int{1, 2, 3} {
+		for _, size := range []int{2, 3, 5} {
+			s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: par})
+			var turn atomic.Int64
+			ring := make([]*thread.Thread, size)
+			done := make(chan struct{})
+			for k := range ring {
+				r := rand.New(rand.NewPCG(uint64(par), uint64(size*10+k)))
+				ring[k] = thread.OfVirtual().Scheduler(s).Unstarted(func() {
+					for i := int64(k); i < int64(rounds*size); i += int64(size) {
+						for turn.Load() != i {
+							if r.IntN(4) == 0 {
+								thread.ParkNanos(time.Duration(r.IntN(20)) * time.Microsecond)
+							} else {
+								thread.Park()
+							}
+						}
+						turn.Store(i + 1)
+						thread.Unpark(ring[(k+1)%size])
+						switch r.IntN(5) {
+						case 1:
+							for range r.IntN(500) {
+								_ = r.Int()
+							}
+						case 2:
+							thread.Yield()
+						case 3:
+							thread.Sleep(time.Duration(r.IntN(10)) * time.Microsecond)
+						}
+					}
+					if k == size-1 {
+						close(done)
+					}
+				})
+			}
+			for _, th := range ring {
+				th.Start()
+			}
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatalf("par %d, ring of %d: stuck at turn %d of %d", par, size, turn.Load(), rounds*size)
+			}
+			for _, th := range ring {
+				th.Join()
+			}
+			s.Close()
+			if st := s.Stats(); st.Queued != 0 || st.Live != 0 || st.Mounted != 0 {
+				t.Fatalf("par %d, ring of %d: not quiescent: %+v", par, size, st)
+			}
+		}
+	}
+}
+
+// TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning: a waker that unparks a thread and then
+// spins, without parking, until the woken thread has run must not wait forever when another
+// carrier is idle (or becomes idle): the woken thread may not stay in its waker's cell. As in
+// Java, where the other carrier runs it.
+func TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	for i := range 2000 {
+		var ran, proceed atomic.Bool
+		woken := thread.OfVirtual().Scheduler(s).Start(func() {
+			for !proceed.Load() {
+				thread.Park()
+			}
+			ran.Store(true)
+		})
+		for woken.State() != thread.Waiting {
+			time.Sleep(time.Microsecond)
+		}
+		waker := thread.OfVirtual().Scheduler(s).Start(func() {
+			proceed.Store(true)
+			thread.Unpark(woken)
+			deadline := time.Now().Add(20 * time.Second)
+			for !ran.Load() { // spins on its carrier: the woken thread needs the other one
+				if time.Now().After(deadline) {
+					t.Errorf("iteration %d: the woken thread never ran while its waker spun", i)
+					return
+				}
+			}
+		})
+		waker.Join()
+		woken.Join()
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle: both carriers busy, a thread woken by one
+// of them waits in that carrier's cell while its waker keeps running; when the other carrier's
+// thread ends, that carrier takes the woken thread instead of going idle.
+func TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	for i := range 500 {
+		var ran, proceed, release atomic.Bool
+		woken := thread.OfVirtual().Scheduler(s).Start(func() {
+			for !proceed.Load() {
+				thread.Park()
+			}
+			ran.Store(true)
+		})
+		for woken.State() != thread.Waiting {
+			time.Sleep(time.Microsecond)
+		}
+		var started atomic.Int32
+		other := thread.OfVirtual().Scheduler(s).Start(func() { // holds the second carrier a while
+			started.Add(1)
+			for !release.Load() {
+			}
+		})
+		waker := thread.OfVirtual().Scheduler(s).Start(func() {
+			started.Add(1)
+			for started.Load() < 2 {
+			}
+			proceed.Store(true)
+			thread.Unpark(woken)
+			release.Store(true)
+			deadline := time.Now().Add(20 * time.Second)
+			for !ran.Load() {
+				if time.Now().After(deadline) {
+					t.Errorf("iteration %d: the woken thread never ran", i)
+					return
+				}
+			}
+		})
+		waker.Join()
+		other.Join()
+		woken.Join()
+		if t.Failed() {
+			return
+		}
+	}
+}
