@@ -364,16 +364,12 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool, from *carrier.Sl
 func (t *Thread) resume(from *carrier.Slot) {
 	p := t.sched.pool
 	if from != nil {
-		key := unsafe.Pointer(t)
-		if placed, busy := p.PutNext(from, key); placed {
-			if busy {
-				// t stays in the cell, busy, until Placed: it cannot run, end, and give its
-				// parker to another thread before this signal
-				pk := t.parker
-				if pk.woken.CompareAndSwap(0, wokenEarly) {
-					pk.c.Signal()
-				}
-				p.Placed(from, key)
+		// Loaded first: once in the cell, t may be taken, run and end, and its parker go to
+		// another thread (see claimCarrier for why a late pre-wake of that thread is harmless).
+		pk := t.parker
+		if placed, idle := p.PutNext(from, unsafe.Pointer(t)); placed {
+			if idle && pk.woken.CompareAndSwap(0, wokenEarly) {
+				pk.c.Signal()
 			}
 			return
 		}
@@ -403,7 +399,13 @@ func resumeKey(k unsafe.Pointer) carrier.Runnable { return (*resumption)(k) }
 
 // claimCarrier is awaitWake's end for a thread woken early (wokenEarly, see resume): it takes
 // itself out of the hand-off cell and a carrier of its own, or, if a carrier has taken it from
-// the cell already, waits for that carrier's hand-off.
+// the cell already (or it was never in one), waits for a carrier's hand-off.
+//
+// A pre-wake can come late: its waker loads the parker, places the thread, and only then marks
+// the parker; meanwhile a carrier may have taken the thread, which ran, ended and left its parker
+// to another thread, whose wait the mark then interrupts. That is harmless: whoever finds
+// wokenEarly without being in a cell waits again, here, until a carrier hands itself over
+// (wokenSlot), and a second stale mark only makes it look again.
 //
 //go:noinline
 func (t *Thread) claimCarrier() {
@@ -418,11 +420,16 @@ func (t *Thread) claimCarrier() {
 		if err := p.Submit(t.resumption()); err != nil {
 			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
 		}
-	} else {
-		pk.woken.CompareAndSwap(wokenEarly, 0) // else the hand-off has come already
 	}
-	for pk.woken.Load() == 0 {
-		pk.c.Wait()
+	for {
+		switch pk.woken.Load() {
+		case wokenSlot:
+			return
+		case wokenEarly:
+			pk.woken.CompareAndSwap(wokenEarly, 0) // a stale mark, or the hand-off is under way
+		default:
+			pk.c.Wait()
+		}
 	}
 }
 

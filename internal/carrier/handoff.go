@@ -30,13 +30,7 @@ import (
 //     woken goroutine finds the slot already given to it.
 //
 // A cell holds a key (the resumed thread), turned back into a Runnable by the pool's resume
-// function (SetResume): no interface, so the cell is one word that a CAS can claim. While the
-// waker is still deciding whether to pre-wake, the key carries the busy bit: nobody takes it
-// until the waker clears the bit, so the thread cannot run, end and hand its parker to another
-// thread while its waker still signals it. Those who find the bit set wait the few instructions
-// until it is cleared. The key is placed without the bit, and the bit set only when there is a
-// pre-wake to make (an idle slot seen after the placement): if a carrier took the key in between,
-// that carrier hands itself to the thread and no pre-wake is needed.
+// function (SetResume): no interface, so the cell is one word that a CAS can claim.
 //
 // FIFO. PutNext places only when both run queues are empty and the cell is free, so a
 // resumption in a cell was queued before anything in the run queues, and the slot's holder takes
@@ -47,18 +41,17 @@ import (
 // spins on what the resumed thread does would never see it); a per-slot deque with stealing
 // (see pool.go: FIFO only per deque).
 
-const busyKey = 1 // low bit of a cell's key: the waker is still deciding (see above)
-
 // SetResume sets the function that turns a key placed with PutNext back into the Runnable that
 // resumes it. Call it before the pool is used; without it PutNext never places.
 func (p *Pool) SetResume(f func(key unsafe.Pointer) Runnable) { p.resume = f }
 
 // PutNext queues the resumption identified by key (its Runnable is resume(key)) in the next cell
 // of s, which the caller holds, if nothing is queued on the pool and the cell is free; it reports
-// whether it did. busy, returned with placed, says an idle slot existed after the placement and
-// the key is now busy (nobody takes it): the caller should wake the resumed goroutine, so that it
-// can take that slot (Reclaim) if the caller keeps s, and must then call Placed at once.
-func (p *Pool) PutNext(s *Slot, key unsafe.Pointer) (placed, busy bool) {
+// whether it did. idle, returned with placed, says an idle slot existed after the placement: the
+// caller should wake the resumed goroutine, so that it can take that slot (Reclaim) if the
+// caller keeps s. (By then a carrier may have taken the key and be handing itself over: the
+// resumed goroutine finds that out in Reclaim.)
+func (p *Pool) PutNext(s *Slot, key unsafe.Pointer) (placed, idle bool) {
 	if p.resume == nil || atomic.LoadPointer(&s.next) != nil || !p.q.empty() {
 		return false, false
 	}
@@ -66,15 +59,7 @@ func (p *Pool) PutNext(s *Slot, key unsafe.Pointer) (placed, busy bool) {
 		return false, false
 	}
 	s.handed.Add(1)
-	// an idle slot: unless a carrier has taken the key already, mark it busy for the pre-wake
-	busy = p.avail.Load() > 0 && atomic.CompareAndSwapPointer(&s.next, key, unsafe.Add(key, busyKey))
-	return true, busy
-}
-
-// Placed clears the busy bit of the key PutNext marked busy on s: from now on the cell may be
-// taken.
-func (p *Pool) Placed(s *Slot, key unsafe.Pointer) {
-	atomic.StorePointer(&s.next, key)
+	return true, p.avail.Load() > 0
 }
 
 // takeNext empties s's cell and returns its Runnable, or nil.
@@ -82,28 +67,10 @@ func (p *Pool) takeNext(s *Slot) Runnable {
 	if atomic.LoadPointer(&s.next) == nil {
 		return nil
 	}
-	if k := p.claim(s, nil); k != nil {
+	if k := atomic.SwapPointer(&s.next, nil); k != nil {
 		return p.resume(k)
 	}
 	return nil
-}
-
-// claim takes the key in s's cell (only key, unless key is nil: any), waiting while it is busy.
-// It returns nil if the cell held no such key.
-func (p *Pool) claim(s *Slot, key unsafe.Pointer) unsafe.Pointer {
-	for i := 0; ; i++ {
-		k := atomic.LoadPointer(&s.next)
-		if k == nil || key != nil && k != key && k != unsafe.Add(key, busyKey) {
-			return nil
-		}
-		if uintptr(k)&busyKey != 0 {
-			backoff(i) // its waker is between PutNext and Placed
-			continue
-		}
-		if atomic.CompareAndSwapPointer(&s.next, k, nil) {
-			return k
-		}
-	}
 }
 
 // steal takes a resumption from any slot's cell, or returns nil.
@@ -112,10 +79,8 @@ func (p *Pool) steal() Runnable {
 		return nil
 	}
 	for _, s := range *p.all.Load() {
-		if atomic.LoadPointer(&s.next) != nil {
-			if k := p.claim(s, nil); k != nil {
-				return p.resume(k)
-			}
+		if k := atomic.LoadPointer(&s.next); k != nil && atomic.CompareAndSwapPointer(&s.next, k, nil) {
+			return p.resume(k)
 		}
 	}
 	return nil
@@ -151,7 +116,7 @@ func (p *Pool) nexts() (queued int, handed int64) {
 // handing itself to the thread.
 func (p *Pool) Reclaim(key unsafe.Pointer) bool {
 	for _, s := range *p.all.Load() {
-		if p.claim(s, key) != nil {
+		if atomic.CompareAndSwapPointer(&s.next, key, nil) {
 			return true
 		}
 	}
