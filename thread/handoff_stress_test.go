@@ -161,3 +161,36 @@ func TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestHandOffToAThreadOfAnotherScheduler: a thread that ends wakes its joiner, and a joiner of
+// another scheduler must be queued on its own scheduler, not handed the ending thread's carrier.
+// (The hand-off once put such a joiner in the other pool's cell: it ran on the wrong carrier, and
+// a ping-pong on a one-carrier scheduler, joined from the default one, hung.)
+func TestHandOffToAThreadOfAnotherScheduler(t *testing.T) {
+	a := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer a.Close()
+	b := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer b.Close()
+	var mine string
+	joiner := thread.OfVirtual().Scheduler(a).Start(func() {
+		mine = thread.Current().Carrier()
+		for i := range 2000 {
+			th := thread.OfVirtual().Scheduler(b).Start(func() {
+				if i%2 == 0 {
+					thread.Yield()
+				}
+			})
+			if err := th.Join(); err != nil {
+				t.Errorf("join: %v", err)
+				return
+			}
+			if c := thread.Current().Carrier(); c != mine {
+				t.Errorf("iteration %d: the joiner runs on %q after the join, want its own scheduler's %q", i, c, mine)
+				return
+			}
+		}
+	})
+	if ok, _ := joiner.JoinTimeout(60 * time.Second); !ok {
+		t.Fatal("the joiner never finished")
+	}
+}

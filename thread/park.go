@@ -363,7 +363,7 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool, from *carrier.Sl
 // cell and that idle carrier (claimCarrier).
 func (t *Thread) resume(from *carrier.Slot) {
 	p := t.sched.pool
-	if from != nil {
+	if from != nil && from.Pool() == p { // a joiner of another scheduler's thread queues as usual
 		// Loaded first: once in the cell, t may be taken, run and end, and its parker go to
 		// another thread (see claimCarrier for why a late pre-wake of that thread is harmless).
 		pk := t.parker
