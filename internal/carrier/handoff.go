@@ -36,10 +36,31 @@ import (
 // resumption in a cell was queued before anything in the run queues, and the slot's holder takes
 // its cell before the queues: with one carrier the order is the order of wake-ups, as before.
 //
-// Designs not taken: a goroutine-level "run next" without the pre-wake (Go's runnext; the
-// resumed thread would wait for its waker to park even with a carrier idle, and a waker that
-// spins on what the resumed thread does would never see it); a per-slot deque with stealing
-// (see pool.go: FIFO only per deque).
+// What it pays, measured (thread's BenchmarkVsGoroutines, same-process ratios to goroutines on
+// unbuffered channels, medians of 6, 2 cores shared with other work): Park/Unpark ping-pong on two
+// carriers 2.2x -> 1.8x; on one carrier and for start+join no change beyond noise (one carrier
+// never took the mutex; there the cell saves a push and a pop, which the waker's look-up of its
+// own carrier costs again). What is left of the ping-pong is mostly Go's own goroutine switch
+// (gopark/goready, the same two per round trip as the channels make) and the bookkeeping of a
+// park (state, counts, the park word).
+//
+// Designs not taken:
+//
+//   - A goroutine-level "run next" without the pre-wake (Go's runnext): the resumed thread would
+//     wait for its waker to park even with a carrier idle, and a waker that spins on what the
+//     resumed thread does would never see it (TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning).
+//   - A busy bit on the key while the waker pre-wakes, so that the thread cannot run, end and give
+//     its parker away before the signal: the woken goroutine, often run at once on the other
+//     core, spun (and yielded) in Reclaim for as long as the signal took (a futex wake-up); a late
+//     pre-wake of a recycled parker is harmless instead (package thread's claimCarrier). The
+//     ping-pong went from 2.0x to 1.8x without it.
+//   - A channel instead of the sync.Cond in the parker (package thread): measured no faster.
+//   - Unpark not storing the permit when it wins the park word (two atomic operations fewer per
+//     hand-off): no difference measurable here, so the simpler protocol stays.
+//   - Putting a new task started by a mounted thread in its cell with its goroutine started
+//     early (the start of a start+join without the mutex): a goroutine per such start even when
+//     the starter keeps running, for a few percent of start+join; not done.
+//   - A per-slot deque with stealing (see pool.go: FIFO only per deque).
 
 // SetResume sets the function that turns a key placed with PutNext back into the Runnable that
 // resumes it. Call it before the pool is used; without it PutNext never places.

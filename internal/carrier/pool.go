@@ -36,6 +36,12 @@
 // one without a lock while the queue is non-empty. The count of Runnables ever pushed is the
 // tail's index, so no shared counter is written per task.
 //
+// Beside the queues, each slot has a hand-off cell (handoff.go): a thread that wakes another
+// while nothing is queued puts it there, and the next time its slot is let go of (the waker
+// parks, ends or yields) the slot goes straight to the woken thread, without the mutex and
+// without the queue; a carrier about to go idle takes from the cells first, and the woken
+// thread's goroutine, woken early when a carrier is idle, can take itself out.
+//
 // # Invariants
 //
 //   - busy+len(idle) == size, size <= max, and avail == target-busy, excess == busy-target (both
@@ -45,7 +51,11 @@
 //     carrier that finds the queue empty makes its slot idle (raising avail) and then looks at
 //     the queue again. Go's atomics are sequentially consistent, so at least one of the two sees
 //     the other, and whoever does takes a slot and dispatches (wake).
-//   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS.
+//   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS, and a key
+//     leaves a hand-off cell by one CAS (or swap) of the cell.
+//   - No resumption stays in a hand-off cell while a slot is available: PutNext places and then
+//     reads avail (if it sees an idle slot, the resumed goroutine is woken to claim one); a
+//     carrier going idle raises avail and then looks in the cells (see handoff.go).
 //
 // # Designs not taken
 //
