@@ -351,6 +351,7 @@ func (s *Scheduler) Close() {
 		s.mu.Lock()
 		if s.live() == 0 {
 			s.mu.Unlock()
+			s.awaitCarriersIdle()
 			return
 		}
 		s.waiters = append(s.waiters, me)
@@ -359,6 +360,16 @@ func (s *Scheduler) Close() {
 		for s.live() != 0 {
 			me.parkFor(-1, rt.ParkWaiting, s, Waiting)
 		}
+	}
+}
+
+// awaitCarriersIdle waits, after the last thread has terminated, until the carriers have let go
+// of their slots: the goroutine the last thread ended on counts it out (waking Close) before it
+// gives its carrier back, so Stats could otherwise still show it mounted when Close returns. It is
+// a few instructions' wait, bounded anyway.
+func (s *Scheduler) awaitCarriersIdle() {
+	for deadline := time.Now().Add(time.Second); s.pool.Busy() && time.Now().Before(deadline); {
+		runtime.Gosched()
 	}
 }
 

@@ -571,6 +571,13 @@ func (p *Pool) TryAcquire() *Slot {
 	return p.takeSlotLocked()
 }
 
+// Busy reports whether some slot is held by a goroutine.
+func (p *Pool) Busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.busy > 0
+}
+
 // Mounts returns the busy slots with what runs on each.
 func (p *Pool) Mounts() []Mount {
 	p.mu.Lock()
