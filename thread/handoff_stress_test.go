@@ -78,6 +78,33 @@ func TestStressHandOffRingLosesNoTurn(t *testing.T) {
 	}
 }
 
+// parkedUntil starts a virtual thread of s that parks until proceed is set, then sets ran, and
+// returns it once it is parked.
+func parkedUntil(s *thread.Scheduler, proceed, ran *atomic.Bool) *thread.Thread {
+	th := thread.OfVirtual().Scheduler(s).Start(func() {
+		for !proceed.Load() {
+			thread.Park()
+		}
+		ran.Store(true)
+	})
+	for th.State() != thread.Waiting {
+		time.Sleep(time.Microsecond)
+	}
+	return th
+}
+
+// spinUntilRan spins, on the caller's carrier, until ran is set; it reports false after a
+// deadline long enough for any load.
+func spinUntilRan(ran *atomic.Bool) bool {
+	deadline := time.Now().Add(20 * time.Second)
+	for !ran.Load() {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning: a waker that unparks a thread and then
 // spins, without parking, until the woken thread has run must not wait forever when another
 // carrier is idle (or becomes idle): the woken thread may not stay in its waker's cell. As in
@@ -87,24 +114,12 @@ func TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning(t *testing.T) {
 	defer s.Close()
 	for i := range 2000 {
 		var ran, proceed atomic.Bool
-		woken := thread.OfVirtual().Scheduler(s).Start(func() {
-			for !proceed.Load() {
-				thread.Park()
-			}
-			ran.Store(true)
-		})
-		for woken.State() != thread.Waiting {
-			time.Sleep(time.Microsecond)
-		}
+		woken := parkedUntil(s, &proceed, &ran)
 		waker := thread.OfVirtual().Scheduler(s).Start(func() {
 			proceed.Store(true)
 			thread.Unpark(woken)
-			deadline := time.Now().Add(20 * time.Second)
-			for !ran.Load() { // spins on its carrier: the woken thread needs the other one
-				if time.Now().After(deadline) {
-					t.Errorf("iteration %d: the woken thread never ran while its waker spun", i)
-					return
-				}
+			if !spinUntilRan(&ran) { // the woken thread needs the other carrier
+				t.Errorf("iteration %d: the woken thread never ran while its waker spun", i)
 			}
 		})
 		waker.Join()
@@ -123,15 +138,7 @@ func TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle(t *testing.T) {
 	defer s.Close()
 	for i := range 500 {
 		var ran, proceed, release atomic.Bool
-		woken := thread.OfVirtual().Scheduler(s).Start(func() {
-			for !proceed.Load() {
-				thread.Park()
-			}
-			ran.Store(true)
-		})
-		for woken.State() != thread.Waiting {
-			time.Sleep(time.Microsecond)
-		}
+		woken := parkedUntil(s, &proceed, &ran)
 		var started atomic.Int32
 		other := thread.OfVirtual().Scheduler(s).Start(func() { // holds the second carrier a while
 			started.Add(1)
@@ -145,12 +152,8 @@ func TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle(t *testing.T) {
 			proceed.Store(true)
 			thread.Unpark(woken)
 			release.Store(true)
-			deadline := time.Now().Add(20 * time.Second)
-			for !ran.Load() {
-				if time.Now().After(deadline) {
-					t.Errorf("iteration %d: the woken thread never ran", i)
-					return
-				}
+			if !spinUntilRan(&ran) {
+				t.Errorf("iteration %d: the woken thread never ran", i)
 			}
 		})
 		waker.Join()
