@@ -112,7 +112,7 @@ func spinUntilRan(ran *atomic.Bool) bool {
 func TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning(t *testing.T) {
 	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
 	defer s.Close()
-	for i := range 2000 {
+	for i := range 500 {
 		var ran, proceed atomic.Bool
 		woken := parkedUntil(s, &proceed, &ran)
 		waker := thread.OfVirtual().Scheduler(s).Start(func() {
@@ -136,7 +136,7 @@ func TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning(t *testing.T) {
 func TestHandOffWokenThreadIsStolenByACarrierThatGoesIdle(t *testing.T) {
 	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 2})
 	defer s.Close()
-	for i := range 500 {
+	for i := range 200 {
 		var ran, proceed, release atomic.Bool
 		woken := parkedUntil(s, &proceed, &ran)
 		var started atomic.Int32
@@ -177,7 +177,7 @@ func TestHandOffToAThreadOfAnotherScheduler(t *testing.T) {
 	var mine string
 	joiner := thread.OfVirtual().Scheduler(a).Start(func() {
 		mine = thread.Current().Carrier()
-		for i := range 2000 {
+		for i := range 500 {
 			th := thread.OfVirtual().Scheduler(b).Start(func() {
 				if i%2 == 0 {
 					thread.Yield()
