@@ -294,7 +294,7 @@ func (t *Thread) parkInPlace(slot *carrier.Slot, timeout time.Duration, reason i
 func (t *Thread) afterPark(w uint64) {
 	if isMonitorWait(w) {
 		t.runnableUnlessNotified() // see state.go
-	} else {
+	} else if t.state.Load() != int32(Runnable) { // its waker made it RUNNABLE already (resumeIf)
 		t.state.Store(int32(Runnable))
 	}
 	if w&flagBlocker != 0 {
@@ -319,8 +319,9 @@ func (t *Thread) pinnedBy(reason int) string {
 // resumeIf moves t from the park phase seen (parked, with its sequence number) to resumed and
 // hands t its way back. It reports whether it won. release says the waker is the release of a
 // monitor (rt.Unpark for a monitor reason), not a timer or an interrupt; byTimer that it is the
-// scheduler's timer queue.
-func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
+// scheduler's timer queue. from is the carrier the waker holds and is about to let go of, if the
+// caller knows it (nil: resume looks it up).
+func (t *Thread) resumeIf(parked uint64, release, byTimer bool, from *carrier.Slot) bool {
 	resumed := parked&^phaseMask | phaseResumed
 	if byTimer {
 		resumed |= flagTimeout
@@ -345,15 +346,91 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
 		t.moreIfAny().timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
-		if err := t.sched.pool.Submit(t.resumption()); err != nil {
-			// the scheduler was closed while t was parked; Close waits for live threads, so this
-			// cannot happen unless the pool was closed behind the scheduler's back
-			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
+		if from == nil && !byTimer {
+			from = wakerSlot(t.sched.pool)
 		}
+		t.resume(from)
 	} else {
 		t.wakeWith(nil)
 	}
 	return true
+}
+
+// resume queues t, resumed from an unmounting park, on its scheduler: in the hand-off cell of
+// from, the carrier its waker holds, when it can (see internal/carrier's handoff.go), else on the
+// run queue. When an idle carrier exists too, t's goroutine is woken at once without a carrier
+// (wokenEarly): if its waker is still running when it gets to run, it takes itself out of the
+// cell and that idle carrier (claimCarrier).
+func (t *Thread) resume(from *carrier.Slot) {
+	p := t.sched.pool
+	if from != nil && from.Pool() == p { // a joiner of another scheduler's thread queues as usual
+		// Loaded first: once in the cell, t may be taken, run and end, and its parker go to
+		// another thread (see claimCarrier for why a late pre-wake of that thread is harmless).
+		pk := t.parker
+		if placed, idle := p.PutNext(from, unsafe.Pointer(t)); placed {
+			if idle && pk.woken.CompareAndSwap(0, wokenEarly) {
+				pk.c.Signal()
+			}
+			return
+		}
+	}
+	if err := p.Submit(t.resumption()); err != nil {
+		// the scheduler was closed while t was parked; Close waits for live threads, so this
+		// cannot happen unless the pool was closed behind the scheduler's back
+		panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
+	}
+}
+
+// wakerSlot returns the carrier of p that the calling goroutine's virtual thread is mounted on,
+// or nil (a platform or foreign thread, the timer queue, a thread of another scheduler, or one
+// running unmounted). It looks only in curCache: a waker it misses just queues as before.
+func wakerSlot(p *carrier.Pool) *carrier.Slot {
+	gid := gidFunc()
+	if w := curCache[gid&(cacheSize-1)].Load(); w != nil && w.gid == gid {
+		if s := w.slot.Load(); s != nil && s.Pool() == p {
+			return s
+		}
+	}
+	return nil
+}
+
+// resumeKey turns a key of a hand-off cell back into the thread's resumption (Pool.SetResume).
+func resumeKey(k unsafe.Pointer) carrier.Runnable { return (*resumption)(k) }
+
+// claimCarrier is awaitWake's end for a thread woken early (wokenEarly, see resume): it takes
+// itself out of the hand-off cell and a carrier of its own, or, if a carrier has taken it from
+// the cell already (or it was never in one), waits for a carrier's hand-off.
+//
+// A pre-wake can come late: its waker loads the parker, places the thread, and only then marks
+// the parker; meanwhile a carrier may have taken the thread, which ran, ended and left its parker
+// to another thread, whose wait the mark then interrupts. That is harmless: whoever finds
+// wokenEarly without being in a cell waits again, here, until a carrier hands itself over
+// (wokenSlot), and a second stale mark only makes it look again.
+//
+//go:noinline
+func (t *Thread) claimCarrier() {
+	pk, p := t.parker, t.sched.pool
+	if p.Reclaim(unsafe.Pointer(t)) {
+		if s := p.TryAcquire(); s != nil {
+			t.slot.Store(s)
+			pk.woken.Store(wokenSlot)
+			return
+		}
+		pk.woken.Store(0)
+		if err := p.Submit(t.resumption()); err != nil {
+			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
+		}
+	}
+	for {
+		switch pk.woken.Load() {
+		case wokenSlot:
+			return
+		case wokenEarly:
+			pk.woken.CompareAndSwap(wokenEarly, 0) // a stale mark, or the hand-off is under way
+		default:
+			pk.c.Wait()
+		}
+	}
 }
 
 // The wake hand-off. A parked goroutine waits on its parker, made at its first park, and the one
@@ -377,9 +454,15 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool) bool {
 // threads each wake walks a tree of thousands, and a ping-pong measured ~20% slower than the
 // channel; the Cond's ticket list is the thread's own).
 type parker struct {
-	woken atomic.Uint32
+	woken atomic.Uint32 // 0, wokenSlot or wokenEarly
 	c     sync.Cond
 }
+
+// The values of parker.woken besides 0 (waiting).
+const (
+	wokenSlot  = 1 // woken, with the carrier (if any) it is to run on in t.slot
+	wokenEarly = 2 // woken before it was given a carrier (see resume)
+)
 
 type parkerLocker parker
 
@@ -414,6 +497,9 @@ func (t *Thread) awaitWake() {
 	for p.woken.Load() == 0 {
 		p.c.Wait()
 	}
+	if p.woken.Load() == wokenEarly {
+		t.claimCarrier()
+	}
 }
 
 // wakeWith wakes t, giving it carrier s (nil: it keeps what it has).
@@ -422,7 +508,7 @@ func (t *Thread) wakeWith(s *carrier.Slot) {
 		t.slot.Store(s)
 	}
 	p := t.parker
-	p.woken.Store(1)
+	p.woken.Store(wokenSlot)
 	p.c.Signal()
 }
 
@@ -467,7 +553,15 @@ func nanotime() int64 { return rt.Nanotime() }
 func (t *Thread) unpark() {
 	t.bits.set(bitPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
-		t.resumeIf(v, false, false)
+		t.resumeIf(v, false, false, nil)
+	}
+}
+
+// unparkFrom is unpark by a thread that is ending on carrier from and hands it on next.
+func (t *Thread) unparkFrom(from *carrier.Slot) {
+	t.bits.set(bitPermit)
+	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor == 0 {
+		t.resumeIf(v, false, false, from)
 	}
 }
 
@@ -475,7 +569,7 @@ func (t *Thread) unpark() {
 func (t *Thread) unparkMonitor() {
 	t.bits.set(bitMonitorPermit)
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagMonitor != 0 {
-		t.resumeIf(v, true, false)
+		t.resumeIf(v, true, false, nil)
 	}
 }
 
@@ -483,7 +577,7 @@ func (t *Thread) unparkMonitor() {
 func (t *Thread) interruptWake() {
 	t.bits.set(bitPermit) // as Java's interrupt of a virtual thread unparks it
 	if v := t.park.Load(); v&phaseMask == phaseParked && v&flagNoIntr == 0 {
-		t.resumeIf(v, false, false)
+		t.resumeIf(v, false, false, nil)
 	}
 }
 
@@ -597,9 +691,13 @@ func (t *Thread) finish() *carrier.Slot {
 // mount records that t runs on s from now on: for the carrier (what runs there, and the
 // watchdog's count of mounts) and for Current.
 func (t *Thread) mount(s *carrier.Slot) {
-	t.slot.Store(s)
+	if t.slot.Load() != s { // a resumption's waker stored it already (wakeWith)
+		t.slot.Store(s)
+	}
 	s.Mounted(unsafe.Pointer(t), t.gid)
-	curCache[t.gid&(cacheSize-1)].Store(t)
+	if c := &curCache[t.gid&(cacheSize-1)]; c.Load() != t {
+		c.Store(t)
+	}
 	t.traceMount()
 }
 

@@ -185,6 +185,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	}
 	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 	s.timers.init()
+	s.pool.SetResume(resumeKey)
 	if opts.WatchdogThreshold > 0 {
 		s.pool.Watch()
 	}
@@ -350,6 +351,7 @@ func (s *Scheduler) Close() {
 		s.mu.Lock()
 		if s.live() == 0 {
 			s.mu.Unlock()
+			s.awaitCarriersIdle()
 			return
 		}
 		s.waiters = append(s.waiters, me)
@@ -358,6 +360,16 @@ func (s *Scheduler) Close() {
 		for s.live() != 0 {
 			me.parkFor(-1, rt.ParkWaiting, s, Waiting)
 		}
+	}
+}
+
+// awaitCarriersIdle waits, after the last thread has terminated, until the carriers have let go
+// of their slots: the goroutine the last thread ended on counts it out (waking Close) before it
+// gives its carrier back, so Stats could otherwise still show it mounted when Close returns. It is
+// a few instructions' wait, bounded anyway.
+func (s *Scheduler) awaitCarriersIdle() {
+	for deadline := time.Now().Add(time.Second); s.pool.Busy() && time.Now().Before(deadline); {
+		runtime.Gosched()
 	}
 }
 

@@ -441,7 +441,7 @@ func (t *Thread) terminate(slot *carrier.Slot) {
 	// the count after storing the state, so either the joiner sees TERMINATED or this sees the
 	// joiner.
 	if x := t.x.Load(); x != nil {
-		t.terminateExtra(x)
+		t.terminateExtra(x, slot)
 	}
 	if t.sched != nil {
 		t.sched.threadEnded(t, slot)
@@ -449,7 +449,7 @@ func (t *Thread) terminate(slot *carrier.Slot) {
 }
 
 //go:noinline
-func (t *Thread) terminateExtra(x *extra) {
+func (t *Thread) terminateExtra(x *extra, slot *carrier.Slot) {
 	var j []*Thread
 	if x.nJoiners.Load() != 0 {
 		x.mu.Lock()
@@ -461,7 +461,7 @@ func (t *Thread) terminateExtra(x *extra) {
 		m.data = rt.Data{}
 	}
 	for _, w := range j {
-		w.unpark()
+		w.unparkFrom(slot) // the carrier goes on to the joiner next (see resume)
 	}
 }
 

@@ -221,7 +221,7 @@ func (q *timerQueue) run() {
 		q.mu.Unlock()
 		lost := int64(0)
 		for i := range due {
-			if !due[i].t.resumeIf(due[i].parked, false, true) {
+			if !due[i].t.resumeIf(due[i].parked, false, true, nil) {
 				lost++ // its park had already ended: a stale entry
 			}
 			due[i] = timerEntry{}

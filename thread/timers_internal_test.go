@@ -21,7 +21,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 		for range 500 {
 			if len(model) > 0 && r.IntN(3) == 0 {
 				for th := range model { // an early wake-up of an arbitrary one
-					if !th.resumeIf(th.park.Load(), false, false) {
+					if !th.resumeIf(th.park.Load(), false, false, nil) {
 						t.Fatalf("seed %d: could not resume a parked thread", seed)
 					}
 					q.dropped()
@@ -64,7 +64,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 			}
 		}
 		for th := range model {
-			th.resumeIf(th.park.Load(), false, false)
+			th.resumeIf(th.park.Load(), false, false, nil)
 			q.dropped()
 		}
 		deadline := time.Now().Add(10 * time.Second)
@@ -203,7 +203,7 @@ func TestTimerQueueSmallStaleHeapEndsItsGoroutine(t *testing.T) {
 		threads = append(threads, th)
 	}
 	for _, th := range threads {
-		if !th.resumeIf(th.park.Load(), false, false) {
+		if !th.resumeIf(th.park.Load(), false, false, nil) {
 			t.Fatal("could not resume a parked thread")
 		}
 	}

@@ -36,6 +36,12 @@
 // one without a lock while the queue is non-empty. The count of Runnables ever pushed is the
 // tail's index, so no shared counter is written per task.
 //
+// Beside the queues, each slot has a hand-off cell (handoff.go): a thread that wakes another
+// while nothing is queued puts it there, and the next time its slot is let go of (the waker
+// parks, ends or yields) the slot goes straight to the woken thread, without the mutex and
+// without the queue; a carrier about to go idle takes from the cells first, and the woken
+// thread's goroutine, woken early when a carrier is idle, can take itself out.
+//
 // # Invariants
 //
 //   - busy+len(idle) == size, size <= max, and avail == target-busy, excess == busy-target (both
@@ -45,7 +51,11 @@
 //     carrier that finds the queue empty makes its slot idle (raising avail) and then looks at
 //     the queue again. Go's atomics are sequentially consistent, so at least one of the two sees
 //     the other, and whoever does takes a slot and dispatches (wake).
-//   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS.
+//   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS, and a key
+//     leaves a hand-off cell by one CAS (or swap) of the cell.
+//   - No resumption stays in a hand-off cell while a slot is available: PutNext places and then
+//     reads avail (if it sees an idle slot, the resumed goroutine is woken to claim one); a
+//     carrier going idle raises avail and then looks in the cells (see handoff.go).
 //
 // # Designs not taken
 //
@@ -119,6 +129,11 @@ type Slot struct {
 	// is still found (Current, LiveThreads).
 	cur unsafe.Pointer
 
+	// next is the hand-off cell (handoff.go): the key of a resumption that the goroutine
+	// holding the slot runs next, or nil; handed counts the keys ever placed there.
+	next   unsafe.Pointer
+	handed atomic.Int64
+
 	// Spare is kept for whoever holds the slot: package thread keeps a parker there, made where
 	// the stack is shallow, for the next thread that parks on this carrier (see its park.go).
 	Spare unsafe.Pointer
@@ -170,6 +185,13 @@ type Pool struct {
 	excess atomic.Int32 // busy-target: busy slots that retire when done (after a compensation)
 	closed atomic.Bool
 
+	// For the hand-off cells (handoff.go): what turns a key back into its Runnable, every slot
+	// that exists (a copy republished under mu when one is made or retired), and the count of
+	// hand-offs placed on slots since retired.
+	resume        func(unsafe.Pointer) Runnable
+	all           atomic.Pointer[[]*Slot]
+	retiredHanded atomic.Int64
+
 	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
 	// dispatchers, and the virtual threads that parked on one of them and so own it now. It is
 	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
@@ -200,6 +222,7 @@ func New(parallelism, max int) *Pool {
 	}
 	p := &Pool{number: poolSeq.Add(1), max: max, target: parallelism, q: newRunQueues()}
 	p.syncLocked()
+	p.publishSlotsLocked()
 	return p
 }
 
@@ -250,7 +273,10 @@ func (p *Pool) wake() {
 			return
 		}
 		r, ok := p.q.pop()
-		if ok {
+		if !ok {
+			r = p.steal()
+		}
+		if r != nil {
 			p.mu.Unlock()
 			p.dispatchOn(s, r)
 			return
@@ -258,7 +284,7 @@ func (p *Pool) wake() {
 		// a busy carrier took it first
 		p.idleLocked(s)
 		p.mu.Unlock()
-		if p.q.empty() {
+		if p.q.empty() && !p.anyNext() {
 			return
 		}
 	}
@@ -377,6 +403,7 @@ func (p *Pool) newSlotLocked() *Slot {
 		p.slots = make(map[int]*Slot)
 	}
 	p.slots[id] = s
+	p.publishSlotsLocked()
 	return s
 }
 
@@ -384,6 +411,9 @@ func (p *Pool) newSlotLocked() *Slot {
 // queued Runnable to carry on s, or nil after putting s back (idle, or retired when the pool is
 // shrinking after a compensation).
 func (p *Pool) Next(s *Slot) Runnable {
+	if r := p.takeNext(s); r != nil {
+		return r
+	}
 	if p.excess.Load() <= 0 {
 		if r, ok := p.q.pop(); ok {
 			return r
@@ -400,11 +430,15 @@ func (p *Pool) nextSlow(s *Slot) Runnable {
 	if r, ok := p.q.pop(); ok {
 		return r
 	}
+	if r := p.steal(); r != nil {
+		return r
+	}
 	p.mu.Lock()
 	p.idleLocked(s)
 	p.mu.Unlock()
-	// a Submit that pushed after the pop above may have seen no slot available: look again
-	if !p.q.empty() {
+	// a Submit that pushed after the pop above may have seen no slot available, and a PutNext
+	// after the steal no idle slot: look again
+	if !p.q.empty() || p.anyNext() {
 		p.wake()
 	}
 	return nil
@@ -422,6 +456,8 @@ func (p *Pool) retire(s *Slot) bool {
 	p.syncLocked()
 	p.freeIDs = append(p.freeIDs, s.ID)
 	delete(p.slots, s.ID)
+	p.retiredHanded.Add(s.handed.Load())
+	p.publishSlotsLocked()
 	return true
 }
 
@@ -444,12 +480,22 @@ func (p *Pool) Dispatch(s *Slot, r Runnable) { p.dispatchOn(s, r) }
 // just keeps running. (If the others are taken by other carriers meanwhile, the head may be r
 // itself: Carry then hands s straight back.)
 func (p *Pool) Yield(s *Slot, r Runnable) bool {
-	if p.q.empty() {
+	if p.q.empty() && !p.anyNext() {
 		return false
 	}
 	p.q.push(r)
 	if p.excess.Load() <= 0 {
-		if n, ok := p.q.popAfterYield(); ok {
+		// new tasks first, then what waits in s's cell (queued before anything in the queues),
+		// then the resumptions, at whose tail r is
+		n, ok := p.q.fresh.pop()
+		if !ok {
+			if n = p.takeNext(s); n == nil {
+				if n = p.steal(); n == nil {
+					n, _ = p.q.resumed.pop()
+				}
+			}
+		}
+		if n != nil {
 			p.dispatchOn(s, n)
 			return true
 		}
@@ -472,12 +518,14 @@ func (p *Pool) Compensate() bool {
 	p.syncLocked()
 	var s *Slot
 	var r Runnable
-	if !p.q.empty() {
+	if !p.q.empty() || p.anyNext() {
 		if s = p.takeSlotLocked(); s != nil {
 			var ok bool
 			if r, ok = p.q.pop(); !ok {
-				p.idleLocked(s)
-				s = nil
+				if r = p.steal(); r == nil {
+					p.idleLocked(s)
+					s = nil
+				}
 			}
 		}
 	}
@@ -501,7 +549,9 @@ func (p *Pool) EndCompensate() {
 		p.size--
 		p.freeIDs = append(p.freeIDs, s.ID)
 		delete(p.slots, s.ID)
+		p.retiredHanded.Add(s.handed.Load())
 	}
+	p.publishSlotsLocked()
 	p.syncLocked()
 	p.mu.Unlock()
 }
@@ -510,7 +560,7 @@ func (p *Pool) EndCompensate() {
 // running unmounted): it returns an idle slot at once if there is one and nothing is queued
 // ahead, else nil, and the caller must queue itself with Submit as a resumption.
 func (p *Pool) TryAcquire() *Slot {
-	if p.closed.Load() || p.avail.Load() <= 0 || !p.q.empty() {
+	if p.closed.Load() || p.avail.Load() <= 0 || !p.q.empty() || p.anyNext() {
 		return nil
 	}
 	p.mu.Lock()
@@ -519,6 +569,13 @@ func (p *Pool) TryAcquire() *Slot {
 		return nil
 	}
 	return p.takeSlotLocked()
+}
+
+// Busy reports whether some slot is held by a goroutine.
+func (p *Pool) Busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.busy > 0
 }
 
 // Mounts returns the busy slots with what runs on each.
@@ -553,14 +610,15 @@ type Stats struct {
 func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	inCells, handed := p.nexts()
 	return Stats{
 		Parallelism:    p.target - p.comps,
 		PoolSize:       p.size,
 		Mounted:        p.busy,
-		Queued:         p.q.len(),
+		Queued:         p.q.len() + inCells,
 		Compensations:  p.comps,
 		PeakPoolSize:   p.maxComps,
-		Submitted:      p.q.pushed(),
+		Submitted:      p.q.pushed() + handed,
 		Goroutines:     p.goroutines.Load(),
 		PeakGoroutines: p.peakGoroutines.Load(),
 	}
