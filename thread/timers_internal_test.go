@@ -67,18 +67,8 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 			th.resumeIf(th.park.Load(), false, false, nil)
 			q.dropped()
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			q.mu.Lock()
-			running, n := q.running, q.heap.n
-			q.mu.Unlock()
-			if !running && n == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("seed %d: the timer goroutine did not end with only stale entries left (%d)", seed, n)
-			}
-			time.Sleep(time.Millisecond)
+		if n, ok := awaitTimerGoroutineEnd(&q); !ok {
+			t.Fatalf("seed %d: the timer goroutine did not end with only stale entries left (%d)", seed, n)
 		}
 		if n := q.stale.Load(); n != 0 {
 			t.Fatalf("seed %d: stale count %d with an empty queue", seed, n)
@@ -208,22 +198,28 @@ func TestTimerQueueSmallStaleHeapEndsItsGoroutine(t *testing.T) {
 		}
 	}
 	q.dropped() // only the first counts itself; 2 × 1 < 3, so the count alone would not compact
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		q.mu.Lock()
-		running, n := q.running, q.heap.n
-		q.mu.Unlock()
-		if !running && n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the timer goroutine still sleeps with %d stale entries", n)
-		}
-		time.Sleep(time.Millisecond)
+	if n, ok := awaitTimerGoroutineEnd(&q); !ok {
+		t.Fatalf("the timer goroutine still sleeps with %d stale entries", n)
 	}
 	q.dropped() // the two late counts
 	q.dropped()
 	if n := q.stale.Load(); n != 0 {
 		t.Fatalf("stale count %d with an empty queue", n)
+	}
+}
+
+// awaitTimerGoroutineEnd waits up to 10 s for q's goroutine to end with an empty heap, and
+// reports whether it did, with the entries left if not.
+func awaitTimerGoroutineEnd(q *timerQueue) (left int, ended bool) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		q.mu.Lock()
+		running, n := q.running, q.heap.n
+		q.mu.Unlock()
+		if !running && n == 0 {
+			return 0, true
+		}
+		if time.Now().After(deadline) {
+			return n, false
+		}
 	}
 }
