@@ -16,9 +16,9 @@ func TestThreadCoreSize(t *testing.T) {
 	}
 }
 
-// A Join of a running thread, or a park with a blocker, costs the small extra, not extraMore.
+// A park with a blocker (a lock, a queue, a join) costs the small extra, not extraMore.
 func TestExtraSize(t *testing.T) {
-	if n := unsafe.Sizeof(extra{}); n > 64 {
-		t.Fatalf("extra is %d bytes, want <= 64", n)
+	if n := unsafe.Sizeof(extra{}); n > 32 {
+		t.Fatalf("extra is %d bytes, want <= 32", n)
 	}
 }

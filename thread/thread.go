@@ -50,6 +50,7 @@ const (
 	bitInterrupted   = 1 << iota // the interrupt status
 	bitPermit                    // LockSupport's park permit
 	bitMonitorPermit             // the permit of monitor waits (see permitFor)
+	bitJoined                    // a joiner has been registered in the join table once (see joinTable)
 )
 
 // bitFlags is a word of atomic booleans: one word instead of one per flag in every Thread.
@@ -72,15 +73,14 @@ const (
 	kindForeign  // attached to a goroutine loom did not start
 )
 
-// extra is what some threads use: a joiner's registration and the blocker of a park on a lock or
-// a queue (what threads that wait on each other use), and, behind one more pointer, what few
-// threads use. A Join of a running thread costs these 64 bytes, not the whole of extraMore.
+// extra is what some threads use: the blocker of a park on a lock, a queue or a join (what
+// threads that wait on each other use), and, behind one more pointer, what few threads use. A
+// thread that waits on others costs these 32 bytes, not the whole of extraMore. (The threads
+// waiting to join a thread are in the join table, not here: see joinTable.)
 type extra struct {
-	mu       sync.Mutex
-	blocker  any          // what the thread is parked on (LockSupport.getBlocker), guarded by mu
-	joiners  []*Thread    // threads waiting in Join, guarded by mu
-	nJoiners atomic.Int32 // joins ever registered (see terminate)
-	more     atomic.Pointer[extraMore]
+	mu      sync.Mutex
+	blocker any // what the thread is parked on (LockSupport.getBlocker), guarded by mu
+	more    atomic.Pointer[extraMore]
 }
 
 // extraMore is what few threads use: names, platform attributes, the timer of a platform thread's
@@ -436,32 +436,111 @@ func (t *Thread) terminate(slot *carrier.Slot) {
 	t.traceEnded()
 	t.state.Store(int32(Terminated))
 	t.task = nil
-	// Most threads end unjoined and without an extra: skip it then. A joiner makes the extra and
-	// counts itself (under its mu) before it looks at the state, and this looks at the extra and
-	// the count after storing the state, so either the joiner sees TERMINATED or this sees the
-	// joiner.
+	// Most threads end unjoined and without an extra: skip both then. A joiner sets bitJoined
+	// (under its shard's lock) before it looks at the state, and this looks at the bit after
+	// storing the state, so either the joiner sees TERMINATED or this sees the joiner.
 	if x := t.x.Load(); x != nil {
-		t.terminateExtra(x, slot)
+		if m := x.more.Load(); m != nil {
+			m.data = rt.Data{}
+		}
+	}
+	if t.bits.get(bitJoined) {
+		t.wakeJoiners(slot)
 	}
 	if t.sched != nil {
 		t.sched.threadEnded(t, slot)
 	}
 }
 
+// The join table: the threads waiting in Join for each thread that has any, in shards by the
+// joined thread's id. A join registers its caller there (and sets bitJoined on the joined
+// thread) and the joined thread's end takes the entry out and wakes every joiner.
+//
+// Why not in the thread: loom's first joiners list lived in the joined thread's extra, so a Join
+// of a running thread allocated the extra (64 bytes) and its list (8 more): two allocations and
+// 72 bytes per start+join beside the Thread's 96, and the collector they kept busy (write
+// barriers, assists, preemption for stack scans) was a fifth of a start+join from a virtual
+// thread. Here a join allocates nothing: the shard's map reuses its slots, and it holds an entry
+// only while a join of that thread is under way. A field in the Thread core was not taken
+// either: 8 bytes more would move every Thread from the 96-byte size class to 112.
+type joinShard struct {
+	mu sync.Mutex
+	m  map[*Thread]joinWaiters
+	_  [48]byte // keep shards on separate cache lines
+}
+
+// joinWaiters are the joiners of one thread: the first, and the rest in order.
+type joinWaiters struct {
+	first *Thread
+	more  []*Thread
+}
+
+var joinTable [shards]joinShard
+
+func joinShardOf(t *Thread) *joinShard { return &joinTable[t.id&(shards-1)] }
+
+// addJoiner registers w as a joiner of t and reports true, or reports false if t has
+// terminated (w is then not registered).
+func (t *Thread) addJoiner(w *Thread) bool {
+	sh := joinShardOf(t)
+	sh.mu.Lock()
+	t.bits.set(bitJoined) // before the state is read: see terminate
+	if t.rawState() == Terminated {
+		sh.mu.Unlock()
+		return false
+	}
+	if sh.m == nil {
+		sh.m = make(map[*Thread]joinWaiters)
+	}
+	ws := sh.m[t]
+	if ws.first == nil {
+		ws.first = w
+	} else {
+		ws.more = append(ws.more, w)
+	}
+	sh.m[t] = ws
+	sh.mu.Unlock()
+	return true
+}
+
+// removeJoiner takes w, which gave up waiting, out of t's joiners (if t's end has not already).
+func (t *Thread) removeJoiner(w *Thread) {
+	sh := joinShardOf(t)
+	sh.mu.Lock()
+	if ws, ok := sh.m[t]; ok {
+		if ws.first == w {
+			ws.first = nil
+		} else if i := slices.Index(ws.more, w); i >= 0 {
+			ws.more = slices.Delete(ws.more, i, i+1)
+		}
+		if ws.first == nil && len(ws.more) > 0 {
+			ws.first, ws.more = ws.more[0], ws.more[1:]
+		}
+		if ws.first == nil {
+			delete(sh.m, t)
+		} else {
+			sh.m[t] = ws
+		}
+	}
+	sh.mu.Unlock()
+}
+
+// wakeJoiners wakes the joiners of t, which has terminated on carrier slot (if any).
+//
 //go:noinline
-func (t *Thread) terminateExtra(x *extra, slot *carrier.Slot) {
-	var j []*Thread
-	if x.nJoiners.Load() != 0 {
-		x.mu.Lock()
-		j = x.joiners
-		x.joiners = nil
-		x.mu.Unlock()
+func (t *Thread) wakeJoiners(slot *carrier.Slot) {
+	sh := joinShardOf(t)
+	sh.mu.Lock()
+	ws, ok := sh.m[t]
+	if ok {
+		delete(sh.m, t)
 	}
-	if m := x.more.Load(); m != nil {
-		m.data = rt.Data{}
+	sh.mu.Unlock()
+	if ws.first != nil {
+		ws.first.unparkFrom(slot) // the carrier goes on to the joiner next (see resume)
 	}
-	for _, w := range j {
-		w.unparkFrom(slot) // the carrier goes on to the joiner next (see resume)
+	for _, w := range ws.more {
+		w.unparkFrom(slot)
 	}
 }
 
@@ -501,15 +580,9 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 	if me.bits.take(bitInterrupted) {
 		return false, ErrInterrupted
 	}
-	x := t.ext()
-	x.mu.Lock()
-	if t.rawState() == Terminated {
-		x.mu.Unlock()
+	if !t.addJoiner(me) {
 		return true, nil
 	}
-	x.joiners = append(x.joiners, me)
-	x.nJoiners.Add(1)
-	x.mu.Unlock()
 	var deadline time.Time
 	if d >= 0 {
 		deadline = time.Now().Add(d)
@@ -543,13 +616,4 @@ func (t *Thread) join(d time.Duration) (bool, error) {
 		me.parkFor(wait, rt.ParkWaiting, t, st)
 	}
 	return true, nil
-}
-
-func (t *Thread) removeJoiner(w *Thread) {
-	x := t.ext()
-	x.mu.Lock()
-	if i := slices.Index(x.joiners, w); i >= 0 {
-		x.joiners = slices.Delete(x.joiners, i, i+1)
-	}
-	x.mu.Unlock()
 }
