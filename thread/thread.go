@@ -64,7 +64,10 @@ func (f *bitFlags) set(m uint32) { f.v.Or(m) }
 func (f *bitFlags) clear(m uint32) { f.v.And(^m) }
 
 // take clears m and reports whether it was set (Swap(false) and CompareAndSwap(true, false)).
-func (f *bitFlags) take(m uint32) bool { return f.v.And(^m)&m != 0 }
+// It looks first: most takes (of the interrupt status, of a permit before a park) find the bit
+// clear, and a load is not a locked instruction. The load is where such a take happens: a bit
+// set after it is left for the next take, as it would be if it were set after the And.
+func (f *bitFlags) take(m uint32) bool { return f.v.Load()&m != 0 && f.v.And(^m)&m != 0 }
 
 // The kinds of Thread.
 const (
