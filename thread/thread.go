@@ -61,7 +61,12 @@ func (f *bitFlags) get(m uint32) bool { return f.v.Load()&m != 0 }
 
 func (f *bitFlags) set(m uint32) { f.v.Or(m) }
 
-func (f *bitFlags) clear(m uint32) { f.v.And(^m) }
+// clear clears m. Like take it looks first: a bit set after the load is set after the clear.
+func (f *bitFlags) clear(m uint32) {
+	if f.v.Load()&m != 0 {
+		f.v.And(^m)
+	}
+}
 
 // take clears m and reports whether it was set (Swap(false) and CompareAndSwap(true, false)).
 // It looks first: most takes (of the interrupt status, of a permit before a park) find the bit
