@@ -31,7 +31,9 @@ import (
 //
 // Lost wake-ups: Unpark stores the permit, then looks for the parked phase; parkFor publishes the
 // parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
-// one of the two sees the other; if both do, the CAS on the park word picks one.
+// one of the two sees the other; if both do, the CAS on the park word picks one. (Unpark first
+// tries the CAS without storing the permit, which the park it ends would consume: see
+// unparkFrom. Only if that fails does it take the path above.)
 //
 // The parked stack. A parked virtual thread's goroutine keeps its stack, and Go gives a goroutine
 // 2 KB and doubles it the first time a call would go deeper (it never shrinks back while the
