@@ -44,8 +44,8 @@
 //
 // # Invariants
 //
-//   - busy+len(idle) == size, size <= max, and avail == target-busy, excess == busy-target (both
-//     written under mu); the goroutine holding a busy slot is the only one running virtual-thread
+//   - busy+len(idle) == size, size <= max, and avail == target-busy, excess == max(busy-target, 0)
+//     (both written under mu); the goroutine holding a busy slot is the only one running virtual-thread
 //     code under it.
 //   - No Runnable stays queued while a slot is available: Submit pushes and then reads avail; a
 //     carrier that finds the queue empty makes its slot idle (raising avail) and then looks at
@@ -182,7 +182,7 @@ type Pool struct {
 
 	// Mirrors of the slot counts for the lock-free paths, written under mu.
 	avail  atomic.Int32 // target-busy: slots a Submit may take (idle ones, or new ones)
-	excess atomic.Int32 // busy-target: busy slots that retire when done (after a compensation)
+	excess atomic.Int32 // max(busy-target, 0): busy slots that retire when done (after a compensation)
 	closed atomic.Bool
 
 	// For the hand-off cells (handoff.go): what turns a key back into its Runnable, every slot
@@ -244,10 +244,14 @@ func (p *Pool) Parallelism() int {
 	return p.target - p.comps
 }
 
-// syncLocked publishes avail and excess after busy or target changed.
+// syncLocked publishes avail and excess after busy or target changed. Readers of excess only
+// ask whether it is positive, so it is published clamped at 0 and stored only when that changes:
+// outside compensations, one locked store per slot taken or let go of instead of two.
 func (p *Pool) syncLocked() {
 	p.avail.Store(int32(p.target - p.busy))
-	p.excess.Store(int32(p.busy - p.target))
+	if e := int32(max(p.busy-p.target, 0)); p.excess.Load() != e {
+		p.excess.Store(e)
+	}
 }
 
 // Submit queues r (after Close, only resumptions are accepted) and, if a slot is available,
