@@ -57,10 +57,9 @@ func TestJoinTableEntries(t *testing.T) {
 	errs := make([]error, 3)
 	joiners := make([]*Thread, 3)
 	for i := range joiners {
-		joiners[i] = OfVirtual().Unstarted(func() { errs[i] = target.Join() })
+		joiners[i] = OfVirtual().Start(func() { errs[i] = target.Join() })
 		wg.Add(1)
-		go func() { defer wg.Done(); joiners[i].Join() }()
-		joiners[i].Start()
+		go func() { defer wg.Done(); joiners[i].Join() }() // a platform joiner of each joiner
 		waitFor(i + 1)
 	}
 	joiners[0].Interrupt()
@@ -85,5 +84,58 @@ func TestJoinTableEntries(t *testing.T) {
 	}
 	if n := joinEntries(target); n != 0 {
 		t.Errorf("after a join of the ended thread: %d joiners, want 0", n)
+	}
+}
+
+// A shard's map that held a burst of joins is dropped once it is empty again.
+func TestJoinTableShardShrinksAfterBurst(t *testing.T) {
+	const n = 1100 // joined threads in one shard at once: over dropEntry's 1024
+	var release atomic.Bool
+	var targets []*Thread
+	shard := -1
+	for len(targets) < n {
+		th := OfVirtual().Unstarted(func() {
+			for !release.Load() {
+				Park()
+			}
+		})
+		if shard < 0 {
+			shard = int(th.id & (shards - 1))
+		}
+		if int(th.id&(shards-1)) == shard {
+			targets = append(targets, th)
+		}
+	}
+	sh := &joinTable[shard]
+	entries := func() int {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		return len(sh.m)
+	}
+	base := entries() // other tests' joins of threads of this shard, if any are still under way
+	joiners := make([]*Thread, n)
+	for i, th := range targets {
+		th.Start()
+		joiners[i] = OfVirtual().Start(func() { th.Join() })
+	}
+	for deadline := time.Now().Add(20 * time.Second); entries() < base+n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d joins registered", entries()-base, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	release.Store(true)
+	for _, th := range targets {
+		Unpark(th)
+	}
+	for _, j := range joiners {
+		j.Join()
+	}
+	// (the joins of the joiners above may have made a new map in the shard since: its high is low)
+	sh.mu.Lock()
+	high := sh.high
+	sh.mu.Unlock()
+	if base == 0 && high >= n {
+		t.Errorf("after the burst: the shard's map has had %d entries, want it dropped", high)
 	}
 }

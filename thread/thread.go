@@ -472,9 +472,20 @@ func (t *Thread) terminate(slot *carrier.Slot) {
 // only while a join of that thread is under way. A field in the Thread core was not taken
 // either: 8 bytes more would move every Thread from the 96-byte size class to 112.
 type joinShard struct {
-	mu sync.Mutex
-	m  map[*Thread]joinWaiters
-	_  [48]byte // keep shards on separate cache lines
+	mu   sync.Mutex
+	m    map[*Thread]joinWaiters
+	high int      // the most entries m has had since it was made (see dropEntry)
+	_    [40]byte // keep shards on separate cache lines
+}
+
+// dropEntry deletes t's entry. A map never shrinks, so one that is empty again after a burst of
+// joins (over 1024 threads joined at once in this shard) is dropped, as the registry drops a
+// burst's slab.
+func (sh *joinShard) dropEntry(t *Thread) {
+	delete(sh.m, t)
+	if len(sh.m) == 0 && sh.high > 1024 {
+		sh.m, sh.high = nil, 0
+	}
 }
 
 // joinWaiters are the joiners of one thread: the first, and the rest in order.
@@ -507,6 +518,7 @@ func (t *Thread) addJoiner(w *Thread) bool {
 		ws.more = append(ws.more, w)
 	}
 	sh.m[t] = ws
+	sh.high = max(sh.high, len(sh.m))
 	sh.mu.Unlock()
 	return true
 }
@@ -525,7 +537,7 @@ func (t *Thread) removeJoiner(w *Thread) {
 			ws.first, ws.more = ws.more[0], ws.more[1:]
 		}
 		if ws.first == nil {
-			delete(sh.m, t)
+			sh.dropEntry(t)
 		} else {
 			sh.m[t] = ws
 		}
@@ -541,7 +553,7 @@ func (t *Thread) wakeJoiners(slot *carrier.Slot) {
 	sh.mu.Lock()
 	ws, ok := sh.m[t]
 	if ok {
-		delete(sh.m, t)
+		sh.dropEntry(t)
 	}
 	sh.mu.Unlock()
 	if ws.first != nil {
