@@ -34,7 +34,8 @@
 // hot paths take only when a slot changes between idle and busy: Submit pushes and then looks at
 // one atomic word (avail, the slots it could take); a carrier that finishes a task pops the next
 // one without a lock while the queue is non-empty. The count of Runnables ever pushed is the
-// tail's index, so no shared counter is written per task.
+// tail's index, so no shared counter is written per task. (A Runnable submitted when nothing is
+// queued and a slot is available skips the queue: counted under mu, which it takes anyway.)
 //
 // Beside the queues, each slot has a hand-off cell (handoff.go): a thread that wakes another
 // while nothing is queued puts it there, and the next time its slot is let go of (the waker
@@ -208,8 +209,9 @@ type Pool struct {
 	slots    map[int]*Slot // every slot that exists, by ID
 	freeIDs  []int         // IDs of retired slots, for reuse
 	nextID   int
-	comps    int // compensations in force
-	maxComps int // high-water mark of size, for stats
+	comps    int   // compensations in force
+	direct   int64 // Runnables given a slot by submitDirect, never queued (for Stats.Submitted)
+	maxComps int   // high-water mark of size, for stats
 }
 
 // New returns a pool with the given parallelism and maximum pool size (max >= parallelism).
@@ -255,16 +257,42 @@ func (p *Pool) syncLocked() {
 }
 
 // Submit queues r (after Close, only resumptions are accepted) and, if a slot is available,
-// gives one to the head of the queue.
+// gives one to the head of the queue. When nothing is queued and a slot is available, r is the
+// head: it gets the slot without going through the queue (submitDirect).
 func (p *Pool) Submit(r Runnable) error {
 	if p.closed.Load() && !r.Resumption() {
 		return ErrClosed
+	}
+	if p.avail.Load() > 0 && p.q.empty() && p.submitDirect(r) {
+		return nil
 	}
 	p.q.push(r)
 	if p.avail.Load() > 0 {
 		p.wake()
 	}
 	return nil
+}
+
+// submitDirect gives r an available slot, if there is one and nothing is queued, and reports
+// whether it did. It is Submit's push, wake's pop of that same Runnable, and the slot in between,
+// without the push and the pop. A Runnable pushed by another goroutine meanwhile (after the look
+// at the queue) was submitted concurrently with r, so either order is FIFO; and it finds the slot
+// r took gone, as if r had been popped first.
+func (p *Pool) submitDirect(r Runnable) bool {
+	p.mu.Lock()
+	if !p.q.empty() {
+		p.mu.Unlock()
+		return false
+	}
+	s := p.takeSlotLocked()
+	if s == nil {
+		p.mu.Unlock()
+		return false
+	}
+	p.direct++
+	p.mu.Unlock()
+	p.dispatchOn(s, r)
+	return true
 }
 
 // wake takes an available slot, if there is one, for the head of the queue.
@@ -622,7 +650,7 @@ func (p *Pool) Stats() Stats {
 		Queued:         p.q.len() + inCells,
 		Compensations:  p.comps,
 		PeakPoolSize:   p.maxComps,
-		Submitted:      p.q.pushed() + handed,
+		Submitted:      p.q.pushed() + handed + p.direct,
 		Goroutines:     p.goroutines.Load(),
 		PeakGoroutines: p.peakGoroutines.Load(),
 	}
