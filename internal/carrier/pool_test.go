@@ -157,3 +157,25 @@ func waitGoroutines(t *testing.T, p *carrier.Pool, want int64) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Submitted counts every Runnable submitted: those queued, and those given an idle slot at once
+// without being queued (nothing queued, a slot available).
+func TestSubmittedCountsDirectAndQueuedSubmissions(t *testing.T) {
+	p := carrier.New(1, 1)
+	done := make(chan struct{})
+	for range 3 { // the carrier is idle each time: straight to it
+		p.Submit(&task{"direct", func(*carrier.Slot) { done <- struct{}{} }})
+		<-done
+	}
+	gate := make(chan struct{})
+	p.Submit(&task{"holder", func(*carrier.Slot) { <-gate }})
+	for range 2 { // the carrier is busy: queued
+		p.Submit(&task{"queued", func(*carrier.Slot) { done <- struct{}{} }})
+	}
+	close(gate)
+	<-done
+	<-done
+	if got, want := p.Stats().Submitted, int64(6); got != want {
+		t.Errorf("Submitted = %d, want %d", got, want)
+	}
+}
