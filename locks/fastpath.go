@@ -41,7 +41,6 @@ import (
 // thread (see exclusive.took).
 func lockTook(l *ReentrantLock) {
 	l.s.recordCurrent(gid())
-	l.s.holds = 1
 }
 
 // lockContended is Lock when the CAS did not take l: l is fair, held (perhaps by the caller,
@@ -67,7 +66,6 @@ func unlockWake(l *ReentrantLock) { l.s.q.WakeExclusive() }
 // keeps the owner's count of monitors held (entered, exited).
 func enterTook(m *Monitor) {
 	m.s.recordCurrent(gid())
-	m.s.holds = 1
 	m.entered()
 }
 
