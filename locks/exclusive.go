@@ -53,7 +53,12 @@ import (
 // lock). g and last are atomic only because Owner, a snapshot for deadlock detection and
 // String, reads them from anywhere; the state word is atomic anyway.
 //
-// holds, the owner's hold count, is a plain field: only the owner reads or writes it.
+// holds counts the owner's holds beyond its first, and is 0 whenever the lock is free: a thread
+// that takes a free lock has one hold without writing anything but the owner word, and one that
+// releases its only hold finds holds == 0 with a load, where a count of all the holds would cost
+// a store on each side of every uncontended Lock/Unlock pair (measured: about 0.3 ns of a 12 ns
+// pair, a quarter of the gap to sync.Mutex then; see fastpath.go). It is a plain field: only the
+// owner reads or writes it.
 //
 // # Designs not taken
 //
@@ -73,7 +78,7 @@ import (
 //     thread-locals, so every thread that takes a lock would pay for one.
 type exclusive struct {
 	owner atomic.Int64 // goroutine id of the owning thread, 0 when free
-	holds int32        // the owner's holds; touched only by the owner
+	holds int32        // the owner's holds beyond the first, 0 when free; touched only by the owner
 
 	// The thread that took the lock last, as seen from its goroutine (see above).
 	g    atomic.Int64  // its goroutine
@@ -128,8 +133,7 @@ func (s *exclusive) lock(g int64, fair bool) bool {
 		if fair && s.q.HasQueuedThreads() || !s.owner.CompareAndSwap(0, g) {
 			return false
 		}
-		s.took(g)
-		s.holds = 1
+		s.took(g) // holds is 0 already: one hold
 		return true
 	case o == g && s.live():
 		s.addHolds(1)
@@ -150,7 +154,7 @@ func (s *exclusive) TryAcquire(t *thread.Thread, n int64) bool {
 		if s.g.Load() != g || !s.live() {
 			s.record(t, g)
 		}
-		s.holds = int32(n)
+		s.holds = int32(n - 1)
 		return true
 	case o == g && s.live():
 		s.addHolds(n)
@@ -160,7 +164,7 @@ func (s *exclusive) TryAcquire(t *thread.Thread, n int64) bool {
 }
 
 func (s *exclusive) addHolds(n int64) {
-	if int64(s.holds)+n > math.MaxInt32 {
+	if int64(s.holds)+1+n > math.MaxInt32 {
 		panicMaxCount("lock")
 	}
 	s.holds += int32(n)
@@ -201,7 +205,8 @@ func (s *exclusive) release(g int64) (wake bool) {
 	if s.owner.Load() != g || !s.live() {
 		panic(ErrIllegalMonitorState)
 	}
-	if s.holds--; s.holds > 0 {
+	if s.holds > 0 {
+		s.holds--
 		return false
 	}
 	s.owner.Store(0)
@@ -210,7 +215,7 @@ func (s *exclusive) release(g int64) (wake bool) {
 
 // ReleaseAll implements waitq.Owned: drop every hold of the current thread (the owner).
 func (s *exclusive) ReleaseAll() int64 {
-	n := s.holds
+	n := s.holds + 1
 	s.holds = 0
 	s.owner.Store(0)
 	s.q.WakeExclusive()
@@ -225,7 +230,7 @@ func (s *exclusive) heldByCurrent() bool { return s.mine(rt.Checked(goid.Get()))
 // holdCount returns the current thread's holds (0 if it does not own the lock).
 func (s *exclusive) holdCount() int {
 	if s.mine(gid()) {
-		return int(s.holds)
+		return int(s.holds) + 1
 	}
 	return 0
 }

@@ -8,9 +8,9 @@ var ObjectMonitorCount = objectMonitorCount
 func SetHoldCount(l interface{ HoldCount() int }, n int) {
 	switch l := l.(type) {
 	case *ReentrantLock:
-		l.s.holds = int32(n)
+		l.s.holds = int32(n - 1)
 	case *Monitor:
-		l.s.holds = int32(n)
+		l.s.holds = int32(n - 1)
 	}
 }
 

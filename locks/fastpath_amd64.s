@@ -16,9 +16,9 @@
 	MOVQ	(TLS), CX; \
 	MOVQ	(CX)(DX*1), BX
 
-// TAKE takes a free lock for goroutine BX with one hold (owner: 0 -> BX), or jumps to busy if
-// it is not free, or to took, holding it, if the thread recorded in it is not the caller
-// (exclusive.took).
+// TAKE takes a free lock for goroutine BX with one hold (owner: 0 -> BX; holds is 0 while the
+// lock is free), or jumps to busy if it is not free, or to took, holding it, if the thread
+// recorded in it is not the caller (exclusive.took).
 #define TAKE(S, busy, took) \
 	XORL	AX, AX; \
 	LOCK; \
@@ -28,8 +28,7 @@
 	JNE	took; \
 	MOVQ	(S+exclusive_st)(DI), CX; \
 	CMPL	(CX), $const_terminated; \
-	JEQ	took; \
-	MOVL	$1, (S+exclusive_holds)(DI)
+	JEQ	took
 
 // MINE jumps to not unless the thread on goroutine BX owns the lock (exclusive.mine).
 #define MINE(S, not) \
@@ -39,11 +38,11 @@
 	CMPL	(CX), $const_terminated; \
 	JEQ	not
 
-// RELEASE drops the owner's hold, and frees the lock if it was the last (owner = 0), then
-// jumps to wake if threads are queued (exclusive.release).
-#define RELEASE(S, done, wake) \
-	DECL	(S+exclusive_holds)(DI); \
-	JNE	done; \
+// RELEASE drops one of the owner's holds: one beyond the first (holds--), or the last, which
+// frees the lock (owner = 0), and then jumps to wake if threads are queued (exclusive.release).
+#define RELEASE(S, nested, wake) \
+	CMPL	(S+exclusive_holds)(DI), $0; \
+	JNE	nested; \
 	XORL	AX, AX; \
 	XCHGQ	AX, (S+exclusive_owner)(DI); \
 	CMPQ	(S+const_exclusiveQueueHead)(DI), $0; \
@@ -70,8 +69,10 @@ TEXT ·unlockFast(SB), NOSPLIT, $0-8
 	MOVQ	l+0(FP), DI
 	GOID(checked)
 	MINE(ReentrantLock_s, checked)
-	RELEASE(ReentrantLock_s, done, wake)
-done:
+	RELEASE(ReentrantLock_s, nested, wake)
+	RET
+nested:
+	DECL	(ReentrantLock_s+exclusive_holds)(DI)
 	RET
 checked:
 	JMP	·unlockChecked(SB)
@@ -104,8 +105,10 @@ TEXT ·exitFast(SB), NOSPLIT, $0-8
 	JZ	release
 	DECL	(CX)
 release:
-	RELEASE(Monitor_s, done, wake)
-done:
+	RELEASE(Monitor_s, nested, wake)
+	RET
+nested:
+	DECL	(Monitor_s+exclusive_holds)(DI)
 	RET
 checked:
 	JMP	·exitChecked(SB)

@@ -16,8 +16,6 @@ func lockFast(l *ReentrantLock) {
 		lockContended(l)
 	} else if l.s.g.Load() != g || !l.s.live() { // took(g), inlined
 		lockTook(l)
-	} else {
-		l.s.holds = 1
 	}
 }
 
@@ -30,7 +28,6 @@ func enterFast(m *Monitor) {
 	} else if m.s.g.Load() != g || !m.s.live() {
 		enterTook(m)
 	} else {
-		m.s.holds = 1
 		m.entered()
 	}
 }
