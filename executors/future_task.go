@@ -41,6 +41,7 @@ type FutureTask[T any] struct {
 	_ noCopy
 
 	state   atomic.Int32
+	at      int32 // Submit to a virtual thread-per-task executor: 1 + the task's index in its list
 	task    func() (T, error)
 	runner  atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
 	result  T                             // written before the state becomes stNormal

@@ -2,6 +2,7 @@ package executors_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -392,3 +393,93 @@ func TestThreadPerTaskPlatformAndVirtualFactories(t *testing.T) {
 type factoryFunc func(task func()) *thread.Thread
 
 func (f factoryFunc) NewThread(task func()) *thread.Thread { return f(task) }
+
+// The executor's lists of running tasks reuse the slots of tasks that have ended: after some of
+// a batch of blocked tasks end and more start in their slots, String counts exactly the running
+// ones and ShutdownNow interrupts every one of them (their futures fail with ErrInterrupted),
+// for a virtual thread factory (whose tasks keep their index in themselves) and another factory
+// (a closure per task), through Submit and Execute.
+func TestShutdownNowInterruptsEveryTaskAfterSlotsAreReused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		e    func() *executors.ThreadPerTaskExecutor
+	}{
+		{"virtual", executors.NewVirtualThreadPerTaskExecutor},
+		{"other factory", func() *executors.ThreadPerTaskExecutor {
+			return executors.NewThreadPerTaskExecutor(&recordingFactory{inner: thread.OfVirtual().Factory()})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const first, more = 300, 100
+			e := c.e()
+			var gates []*executors.CompletableFuture[int]
+			var fs []executors.Future[int]
+			var executed atomic.Int32 // Execute tasks that saw their interrupt
+			start := func(i int) {
+				g := executors.NewCompletableFuture[int]()
+				gates = append(gates, g)
+				if i%3 == 2 {
+					if err := e.Execute(func() {
+						if _, err := g.Get(); errors.Is(err, thread.ErrInterrupted) {
+							executed.Add(1)
+						}
+					}); err != nil {
+						t.Fatal(err)
+					}
+					fs = append(fs, nil)
+					return
+				}
+				f, err := executors.Submit(e, func() (int, error) { return g.Get() })
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs = append(fs, f)
+			}
+			for i := range first {
+				start(i)
+			}
+			// end every third task of the first batch (a Submit task: i%3 == 0; not a pattern of
+			// thread ids that empties whole lists), then start more in their slots
+			for i := 0; i < first; i += 3 {
+				gates[i].Complete(i)
+				if v, err := fs[i].Get(); v != i || err != nil {
+					t.Fatalf("task %d: %v, %v", i, v, err)
+				}
+			}
+			running := first - first/3
+			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(e.String(), "threads = "+strconv.Itoa(running)+"]"); {
+				if time.Now().After(deadline) {
+					t.Fatalf("String = %q, want %d threads", e.String(), running)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			for i := first; i < first+more; i++ {
+				start(i)
+			}
+			running += more
+			if s := e.String(); !strings.Contains(s, "threads = "+strconv.Itoa(running)+"]") {
+				t.Fatalf("String = %q, want %d threads", s, running)
+			}
+			e.ShutdownNow()
+			if ok, _ := e.AwaitTermination(10 * time.Second); !ok {
+				t.Fatalf("not terminated after ShutdownNow: %v", e)
+			}
+			wantExecuted := int32(0)
+			for i, f := range fs {
+				if i < first && i%3 == 0 {
+					continue
+				}
+				if f == nil {
+					wantExecuted++
+					continue
+				}
+				if _, err := f.Get(); !errors.Is(err, thread.ErrInterrupted) {
+					t.Fatalf("task %d: Get = %v, want its interrupt", i, err)
+				}
+			}
+			if got := executed.Load(); got != wantExecuted {
+				t.Fatalf("%d of %d Execute tasks were interrupted", got, wantExecuted)
+			}
+		})
+	}
+}
