@@ -217,8 +217,16 @@ func (s *submitted[T]) Caught(v any, stack []byte) {
 
 // Ended implements rt.Ender. The task's index in the executor's list is kept in its future
 // (FutureTask.at), in the padding beside the state word.
+//
+// Only a Run that took the future (runner is this thread) has anything to finish: the future
+// may have been run by whoever called its Run first, and that Run may still be going on. Unlike
+// FutureTask.Run it leaves runner set: the future is settled by now (Run completed it, or found
+// it cancelled; a panic or Goexit was Caught), and a settled future's runner is never read, so
+// the atomic store would be for nothing; only a Cancel(true) still interrupting is waited out.
 func (s *submitted[T]) Ended() {
-	s.f.afterRun()
+	if s.f.runner.Load() == &s.th && s.f.state.Load() == stInterrupting {
+		s.f.afterRun()
+	}
 	s.e.taskComplete(&s.th, &s.f.at)
 }
 

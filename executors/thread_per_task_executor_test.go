@@ -483,3 +483,62 @@ func TestShutdownNowInterruptsEveryTaskAfterSlotsAreReused(t *testing.T) {
 		})
 	}
 }
+
+// A future returned by Submit is a FutureTask, whose Run anyone may call: if a caller's Run wins
+// the race with the task's own thread, that thread leaves the future alone (it must not clear
+// the runner of a Run still in progress, which would let a third Run start the task again).
+func TestSubmittedFutureRunByItsCallerFirstRunsOnce(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	e := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	defer e.Close()
+	// hold the only carrier so that the task's thread cannot start yet
+	var hold, holding atomic.Bool
+	hold.Store(true)
+	thread.OfVirtual().Scheduler(s).Start(func() {
+		holding.Store(true)
+		for hold.Load() {
+		}
+	})
+	for !holding.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	var runs atomic.Int32
+	release := make(chan struct{})
+	f, err := executors.Submit(e, func() (int, error) {
+		runs.Add(1)
+		<-release
+		return 7, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft := f.(*executors.FutureTask[int])
+	first := make(chan struct{})
+	go func() { defer close(first); ft.Run() }()
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	hold.Store(false) // the task's thread runs now, finds the future taken and ends
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(e.String(), "threads = 0]"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the task's thread has not ended: %v", e)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	third := make(chan struct{})
+	go func() { defer close(third); ft.Run() }()
+	select {
+	case <-third:
+	case <-time.After(5 * time.Second):
+	}
+	close(release)
+	<-first
+	<-third
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the task ran %d times, want 1", n)
+	}
+	if v, err := f.Get(); v != 7 || err != nil {
+		t.Fatalf("Get = %v, %v, want 7", v, err)
+	}
+}
