@@ -542,3 +542,52 @@ func TestSubmittedFutureRunByItsCallerFirstRunsOnce(t *testing.T) {
 		t.Fatalf("Get = %v, %v, want 7", v, err)
 	}
 }
+
+// ShutdownNow interrupts the threads of tasks that are started but not yet running (queued
+// behind a busy carrier), as Java's interrupts every thread in its set: each task finds its
+// interrupt status set when it runs.
+func TestShutdownNowInterruptsTasksNotYetRunning(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	e := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	var hold, holding atomic.Bool
+	hold.Store(true)
+	thread.OfVirtual().Scheduler(s).Start(func() {
+		holding.Store(true)
+		for hold.Load() {
+		}
+	})
+	for !holding.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	const n = 20
+	fs := make([]executors.Future[bool], n)
+	var executed atomic.Int32
+	for i := range fs {
+		f, err := executors.Submit(e, func() (bool, error) { return thread.Interrupted(), nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[i] = f
+		if err := e.Execute(func() {
+			if thread.Interrupted() {
+				executed.Add(1)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.ShutdownNow()
+	hold.Store(false)
+	if ok, _ := e.AwaitTermination(10 * time.Second); !ok {
+		t.Fatalf("not terminated: %v", e)
+	}
+	for i, f := range fs {
+		if v, err := f.Get(); !v || err != nil {
+			t.Fatalf("task %d: interrupted %v, %v; want true", i, v, err)
+		}
+	}
+	if got := executed.Load(); got != n {
+		t.Fatalf("%d of %d Execute tasks found their interrupt", got, n)
+	}
+}
