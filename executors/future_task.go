@@ -284,6 +284,12 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 		if s > stCompleting {
 			if q != nil {
 				q.t.Store(nil)
+				if queued && f.waiters.Load() != nil {
+					// pushed after completion took the stack, or beside a completion still
+					// waking: take the node off rather than leave it on the future (Java
+					// leaves it)
+					f.removeWaiter(q)
+				}
 			}
 			return s, nil
 		}
