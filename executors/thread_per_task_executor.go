@@ -58,9 +58,9 @@ import (
 // cache miss: no faster than the list in a million trivial futures); the list entered by the
 // submitter, before the thread starts, as Java's start adds the thread to its set (a lock, the
 // slab and their cache lines shared by the submitter and the carriers: ~10% of the submitter's
-// time in a million trivial futures, against one atomic add now); the future in an allocation of its own beside the thread's, so that only the future
-// outlives the task (three allocations a task instead of two: a million trivial futures took
-// ~25% more CPU).
+// time in a million trivial futures, against one atomic add now); the future in an allocation
+// of its own beside the thread's, so that only the future outlives the task (three allocations
+// a task instead of two: a million trivial futures took ~25% more CPU).
 type ThreadPerTaskExecutor struct {
 	_       noCopy
 	factory thread.Factory
