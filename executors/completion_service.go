@@ -33,7 +33,7 @@ func (c *ExecutorCompletionService[T]) Submit(task func() (T, error)) (Future[T]
 		panic(nilArg("task"))
 	}
 	f := NewFutureTask(task)
-	f.onDone = func() { c.add(f) }
+	f.whenDone(func() { c.add(f) })
 	if err := c.es.Execute(f.Run); err != nil {
 		return nil, err
 	}

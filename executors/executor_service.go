@@ -51,11 +51,11 @@ func Submit[T any](es ExecutorService, task func() (T, error)) (Future[T], error
 	if task == nil {
 		panic(nilArg("task"))
 	}
-	if s, ok := es.(scheduledPool); ok {
-		return submitScheduled(s.scheduledPool(), task)
-	}
 	if e, ok := es.(*ThreadPerTaskExecutor); ok && e.fused {
 		return submit(e, task)
+	}
+	if s, ok := es.(scheduledPool); ok {
+		return submitScheduled(s.scheduledPool(), task)
 	}
 	f := NewFutureTask(task)
 	if err := es.Execute(f.Run); err != nil {

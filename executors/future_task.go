@@ -41,21 +41,21 @@ type FutureTask[T any] struct {
 	_ noCopy
 
 	state   atomic.Int32
+	at      int32 // Submit to a virtual thread-per-task executor: 1 + the task's index in its list
 	task    func() (T, error)
 	runner  atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
 	result  T                             // written before the state becomes stNormal
 	err     error                         // written before the state becomes stExceptional
-	waiters atomic.Pointer[waitNode]      // Treiber stack of waiting threads
-
-	// onDone, if set before the task can complete, runs once on completion (Java's done()).
-	onDone func()
+	waiters atomic.Pointer[waitNode]      // Treiber stack of waiting threads, and the done hook
 }
 
-// waitNode is a thread waiting in Get, as FutureTask.WaitNode. A node whose thread is nil is
-// cancelled (its waiter timed out or was interrupted) and is unlinked by removeWaiter.
+// waitNode is a thread waiting in Get, as FutureTask.WaitNode, or the future's done hook (see
+// whenDone). A waiter's node whose thread is nil is cancelled (its waiter timed out or was
+// interrupted) and is unlinked by removeWaiter.
 type waitNode struct {
 	t    atomic.Pointer[thread.Thread]
 	next atomic.Pointer[waitNode]
+	done func() // the hook's node: run on completion; t is nil
 }
 
 // noCopy makes go vet's copylocks check report copies.
@@ -159,11 +159,30 @@ func (f *FutureTask[T]) setException(err error) {
 	}
 }
 
+// whenDone makes done run once, on the thread that completes the future, after its waiters are
+// woken (Java's done(), which the completion services override). It must be called at most once,
+// before the task can complete.
+//
+// The hook is a node of the waiters' stack rather than a field: completion drains the stack
+// anyway, and a field would cost every FutureTask (every Submit) a word for a hook that only
+// the completion services set.
+func (f *FutureTask[T]) whenDone(done func()) {
+	q := &waitNode{done: done}
+	for {
+		h := f.waiters.Load()
+		q.next.Store(h)
+		if f.waiters.CompareAndSwap(h, q) {
+			return
+		}
+	}
+}
+
 // finishCompletion wakes every waiter and runs the done hook, as FutureTask.finishCompletion. A
 // waiter pushes its node and then looks at the state; the state is final before this takes the
 // stack, so either the waiter sees the final state, or this finds its node: no waiter sleeps
 // forever, and a future nobody waited for completes with one load.
 func (f *FutureTask[T]) finishCompletion() {
+	var done func()
 	for q := f.waiters.Load(); q != nil; q = f.waiters.Load() {
 		if !f.waiters.CompareAndSwap(q, nil) {
 			continue
@@ -171,6 +190,8 @@ func (f *FutureTask[T]) finishCompletion() {
 		for q != nil {
 			if t := q.t.Swap(nil); t != nil {
 				thread.Unpark(t)
+			} else if q.done != nil {
+				done = q.done
 			}
 			next := q.next.Load()
 			q.next.Store(nil) // unlink to help the collector
@@ -178,8 +199,8 @@ func (f *FutureTask[T]) finishCompletion() {
 		}
 		break
 	}
-	if f.onDone != nil {
-		f.onDone()
+	if done != nil {
+		done()
 	}
 }
 
@@ -263,6 +284,12 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 		if s > stCompleting {
 			if q != nil {
 				q.t.Store(nil)
+				if queued && f.waiters.Load() != nil {
+					// pushed after completion took the stack, or beside a completion still
+					// waking: take the node off rather than leave it on the future (Java
+					// leaves it)
+					f.removeWaiter(q)
+				}
 			}
 			return s, nil
 		}
@@ -312,6 +339,9 @@ func (f *FutureTask[T]) awaitDone(d time.Duration) (int32, error) {
 	}
 }
 
+// cancelled reports whether n is the node of a waiter that gave up (the done hook's node never is).
+func (n *waitNode) cancelled() bool { return n.t.Load() == nil && n.done == nil }
+
 // removeWaiter unlinks q, whose waiter timed out or was interrupted, and any other cancelled node,
 // as FutureTask.removeWaiter: it marks q cancelled, then walks the stack unsplicing cancelled
 // nodes, and starts again when a race with another removal makes its view stale.
@@ -323,11 +353,11 @@ retry:
 		for n := f.waiters.Load(); n != nil; {
 			s := n.next.Load()
 			switch {
-			case n.t.Load() != nil:
+			case !n.cancelled():
 				pred = n
 			case pred != nil:
 				pred.next.Store(s)
-				if pred.t.Load() == nil { // pred was cancelled meanwhile: its unlink may undo ours
+				if pred.cancelled() { // pred was cancelled meanwhile: its unlink may undo ours
 					continue retry
 				}
 			case !f.waiters.CompareAndSwap(n, s):

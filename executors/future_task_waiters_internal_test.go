@@ -15,7 +15,9 @@ import (
 // some interrupted, race the completion. Every waiter returns the result, ErrTimeout or
 // thread.ErrInterrupted, none hangs, a waiter without a timeout that is not interrupted gets the
 // result, and once the timed-out and interrupted waiters have returned, their nodes are off the
-// stack (removeWaiter), before and after completion.
+// stack (removeWaiter), before and after completion. In some rounds the done hook (whenDone) is
+// on the stack too, between the waiters' nodes: it stays through their removals and runs once,
+// on completion.
 func TestFutureTaskWaitersRaceCompletionRandomized(t *testing.T) {
 	rounds := 400
 	if testing.Short() {
@@ -38,7 +40,21 @@ func TestFutureTaskWaitersRaceCompletionRandomized(t *testing.T) {
 		ths := make([]*thread.Thread, n)
 		var started sync.WaitGroup
 		started.Add(n)
+		hookAt := r.IntN(n + 2) // push the hook before waiter hookAt (n: after them all, n+1: never)
+		var hooked int
+		hook := func() {
+			started.Wait() // the waiters before hookAt have pushed their nodes, or are about to
+			f.whenDone(func() { hooked++ })
+		}
+		if hookAt == 0 {
+			f.whenDone(func() { hooked++ })
+		}
 		for i := range n {
+			if i == hookAt && i > 0 {
+				// after the waiters so far, so that their removals walk past the hook
+				time.Sleep(100 * time.Microsecond)
+				f.whenDone(func() { hooked++ })
+			}
 			forever := r.IntN(3) == 0
 			d := time.Duration(r.IntN(300)) * time.Microsecond
 			outs[i].forever = forever
@@ -53,6 +69,9 @@ func TestFutureTaskWaitersRaceCompletionRandomized(t *testing.T) {
 			if r.IntN(4) == 0 {
 				outs[i].intr = true
 			}
+		}
+		if hookAt == n {
+			hook()
 		}
 		started.Wait()
 		// interrupt some, let the timed ones expire or not, then complete
@@ -86,7 +105,17 @@ func TestFutureTaskWaitersRaceCompletionRandomized(t *testing.T) {
 		if f.waiters.Load() != nil {
 			t.Fatalf("seed %d: waiters left on the stack after completion", seed)
 		}
+		if want := b2i(hookAt <= n); hooked != want {
+			t.Fatalf("seed %d: the done hook ran %d times, want %d", seed, hooked, want)
+		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // checkStack fails if a node of the stack has no thread while no removal is running: a waiter
@@ -97,7 +126,7 @@ func checkStack(t *testing.T, f *FutureTask[int], seed uint64, when string) {
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
 		clean := true
 		for n := f.waiters.Load(); n != nil; n = n.next.Load() {
-			if n.t.Load() == nil {
+			if n.cancelled() {
 				clean = false
 				break
 			}
@@ -110,10 +139,14 @@ func checkStack(t *testing.T, f *FutureTask[int], seed uint64, when string) {
 	t.Fatalf("seed %d: %s: a cancelled node stays on the stack", seed, when)
 }
 
-// What a submitted task of a virtual thread-per-task executor costs: its thread, its node and its
-// future in one allocation of 192 bytes (for a result of one word).
+// What a submitted task of a virtual thread-per-task executor costs: its thread, its link to the
+// executor and its future in one allocation of 160 bytes (for a result of one word), and an
+// executed one 128.
 func TestSubmittedTaskSize(t *testing.T) {
-	if n := unsafe.Sizeof(submitted[int]{}); n > 192 {
-		t.Fatalf("submitted[int] is %d bytes, want <= 192", n)
+	if n := unsafe.Sizeof(submitted[int]{}); n > 160 {
+		t.Errorf("submitted[int] is %d bytes, want <= 160", n)
+	}
+	if n := unsafe.Sizeof(executed{}); n > 128 {
+		t.Errorf("executed is %d bytes, want <= 128", n)
 	}
 }

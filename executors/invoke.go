@@ -123,7 +123,7 @@ func invokeAny[T any](es ExecutorService, tasks []func() (T, error), d time.Dura
 	defer func() { cancelAll(fts) }()
 	for _, t := range tasks {
 		f := NewFutureTask(t)
-		f.onDone = func() { cq.add(f) }
+		f.whenDone(func() { cq.add(f) })
 		fts = append(fts, f)
 		if err := es.Execute(f.Run); err != nil {
 			return zero, err

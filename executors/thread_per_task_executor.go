@@ -18,50 +18,79 @@ import (
 //
 // What a task costs. When the factory is one of package thread's virtual-thread factories (as for
 // [NewVirtualThreadPerTaskExecutor]), the thread, the task's bookkeeping here and, for Submit, its
-// [FutureTask] are one allocation: the executor asks package thread to make the thread inside it
-// ([rt.NewVirtual]), with the task object itself as the thread's task, so no closure wraps the
-// task, and the thread catches the task's panic and Goexit for the future ([rt.Catcher]) in the
-// deferred call it has anyway, so nothing adds a frame under a task parked in it. With any other
-// factory a task costs the factory's thread, a closure and a node.
+// [FutureTask] are one allocation (160 bytes for a one-word result): the executor asks package
+// thread to make the thread inside it ([rt.NewVirtual]), with the task object itself as the
+// thread's task, so no closure wraps the task, and the thread catches the task's panic and Goexit
+// for the future ([rt.Catcher]) in the deferred call it has anyway, so nothing adds a frame under
+// a task parked in it. With any other factory a task costs the factory's thread and a closure.
 //
-// The threads are kept in shardCount intrusive lists, each under its own mutex, chosen by thread
-// id: a start and an end lock one shard, and nothing is shared by every task. Termination is
-// found without a count that every task writes: an ending task looks at the shutdown flag after
-// leaving its list, and Shutdown sets the flag before it looks at the lists (see taskComplete).
+// The tasks are counted, and the running ones listed, in shardCount shards chosen by thread id,
+// so that nothing is written by every task. Starting a task adds one to its shard's count of
+// started tasks; that is all the submitter does. The task's thread, once it runs, enters its
+// shard's list of running tasks (under the shard's mutex) and leaves it at its end, adding one
+// to the shard's count of ended tasks: the list is the carriers' business, and its cache lines
+// stay with them rather than moving to the submitter's core and back with every task. A list is
+// a slab of thread pointers with a free list of indexes, as package thread's registry of virtual
+// threads; each task keeps its index (for Submit, in the padding beside its future's state
+// word), so that its end clears its own slot without touching any other task. The bookkeeping
+// thus costs 8 bytes per running task (12 while its slot is free), in the executor, and nothing
+// in a task that has ended: a future outlives its task, often by far (a million futures
+// submitted, then collected), and every byte it carries is allocated, cleared and scanned once
+// per task.
+//
+// ShutdownNow interrupts the listed threads; a thread started but not yet running is not
+// listed, so ShutdownNow first sets a flag that a thread looks at after entering its list, and
+// interrupts itself if it is set: each of the two looks after it has written, so at least one of
+// them sees the other (Go's atomics and mutexes are sequentially consistent), and every thread
+// is interrupted at least once, as Java interrupts every thread in its set. Termination is
+// found the same way: an ending task looks at the shutdown flag after counting itself out, and
+// Shutdown sets the flag before it sums the counts (see taskComplete); a start counts itself in
+// before it looks at the flag, and backs out if it is set.
 //
 // Designs measured and not taken: a map[*thread.Thread]struct{} under one mutex (loom's first
 // set: ~15% of a million trivial futures went to the map and the lock); a closure around each
 // task to call taskComplete (an allocation, and a frame with a deferred call under every parked
-// task, whose stack then passed the goroutine's first 2 KB and doubled).
+// task, whose stack then passed the goroutine's first 2 KB and doubled); an intrusive
+// doubly-linked list through the tasks (a thread pointer and two links in every task for its
+// whole life: a submitted task of 192 bytes instead of 160; 176 without the thread pointer,
+// found from the link's address with package unsafe); a dense slice of the running tasks, an
+// end moving the last entry into its place (each end then writes the index of another task, a
+// cache miss: no faster than the list in a million trivial futures); the list entered by the
+// submitter, before the thread starts, as Java's start adds the thread to its set (a lock, the
+// slab and their cache lines shared by the submitter and the carriers: ~10% of the submitter's
+// time in a million trivial futures, against one atomic add now); the future in an allocation
+// of its own beside the thread's, so that only the future outlives the task (three allocations
+// a task instead of two: a million trivial futures took ~25% more CPU).
 type ThreadPerTaskExecutor struct {
 	_       noCopy
 	factory thread.Factory
 	fused   bool // factory is one of package thread's virtual ones (rt.NewVirtual)
 
-	isShut atomic.Bool // Shutdown has been called
-	term   termination
-	shards [shardCount]taskShard
+	isShut  atomic.Bool // Shutdown has been called
+	isNow   atomic.Bool // ShutdownNow has been called: a thread entering its list interrupts itself
+	term    termination
+	started [shardCount]startCount // written by the submitters
+	shards  [shardCount]taskShard  // written by the tasks' threads
 }
 
 const shardCount = 16
 
-// taskShard is one of the executor's lists of running tasks.
+// startCount is a shard's count of started tasks, on a cache line of its own.
+type startCount struct {
+	n atomic.Int64
+	_ [56]byte
+}
+
+// taskShard is one of the executor's lists of running tasks, and the count of its tasks that
+// have ended (or were started and then rejected).
 type taskShard struct {
-	mu   sync.Mutex
-	head *taskNode
-	n    int
-	_    [32]byte // shards on separate cache lines
+	mu    sync.Mutex
+	ts    []*thread.Thread // nil where free
+	free  []int32          // free indexes of ts
+	ended atomic.Int64
 }
 
-// taskNode is a task in the executor's lists; its shard is its thread's (shardOf).
-type taskNode struct {
-	t          *thread.Thread
-	prev, next *taskNode
-}
-
-func (e *ThreadPerTaskExecutor) shardOf(t *thread.Thread) *taskShard {
-	return &e.shards[t.ThreadID()&(shardCount-1)]
-}
+func shardIndex(t *thread.Thread) int64 { return t.ThreadID() & (shardCount - 1) }
 
 // NewThreadPerTaskExecutor returns an executor that creates one thread with f for each task and
 // runs the task on it. A nil f panics with an error wrapping [thread.ErrNilArgument]. If f returns
@@ -99,68 +128,93 @@ func (e *ThreadPerTaskExecutor) Execute(task func()) error {
 	x := &executed{task: task}
 	x.e = e
 	rt.NewVirtual(e.factory, &x.th, x)
-	return e.startNode(&x.taskNode, &x.th)
+	return e.start(&x.th)
 }
 
 // startWrapped starts task on a thread of a factory that is not one of package thread's virtual
-// ones: the factory gets a closure, and the node is a separate allocation.
+// ones: the factory gets a closure.
 func (e *ThreadPerTaskExecutor) startWrapped(task func()) error {
-	n := new(taskNode)
+	w := new(wrapped)
 	t := e.factory.NewThread(func() {
-		defer e.taskComplete(n) // n.t is written before Start, which happens before this runs
+		// w.t is written before Start, which happens before this runs
+		e.enter(w.t, &w.at)
+		defer e.taskComplete(w.t, &w.at)
 		task()
 	})
 	if t == nil {
 		return e.rejected(nil)
 	}
-	return e.startNode(n, t)
+	w.t = t
+	return e.start(t)
 }
 
-// startNode adds the node of t, a new thread, to the executor's list and starts t.
-func (e *ThreadPerTaskExecutor) startNode(n *taskNode, t *thread.Thread) error {
-	n.t = t
-	sh := e.shardOf(t)
-	sh.mu.Lock()
-	n.next = sh.head
-	if sh.head != nil {
-		sh.head.prev = n
-	}
-	sh.head = n
-	sh.n++
-	sh.mu.Unlock()
-	// A Shutdown before the node was in the list may have found the executor empty and
-	// terminated it: reject, as Java's start does when it finds the executor shut down after
-	// adding the thread.
+// wrapped is the bookkeeping of a task on a thread of another factory.
+type wrapped struct {
+	t  *thread.Thread
+	at int32 // 1 + index in the executor's list, 0 if not in it
+}
+
+// start counts t, a new thread, among the executor's tasks and starts it.
+func (e *ThreadPerTaskExecutor) start(t *thread.Thread) error {
+	i := shardIndex(t)
+	e.started[i].n.Add(1)
+	// A Shutdown before the task was counted may have found the executor empty and terminated
+	// it: reject, as Java's start does when it finds the executor shut down after adding the
+	// thread.
 	if e.IsShutdown() {
-		e.taskComplete(n)
+		e.countOut(i)
 		return e.rejected(nil)
 	}
 	if err := t.TryStart(); err != nil {
-		e.taskComplete(n)
+		e.countOut(i)
 		return e.rejected(err)
 	}
 	return nil
 }
 
-// A task started on a thread of one of package thread's virtual factories: the thread, the
-// executor's node and the task in one allocation (see ThreadPerTaskExecutor).
-type vtask struct {
-	th thread.Thread
-	taskNode
-	e *ThreadPerTaskExecutor
+// enter adds t, whose task keeps 1 + its index in the executor's list at *at, to the list. The
+// task's thread calls it when it starts running; if ShutdownNow has been called, the thread
+// interrupts itself (see ThreadPerTaskExecutor).
+func (e *ThreadPerTaskExecutor) enter(t *thread.Thread, at *int32) {
+	sh := &e.shards[shardIndex(t)]
+	sh.mu.Lock()
+	if n := len(sh.free); n > 0 {
+		i := sh.free[n-1]
+		sh.free = sh.free[:n-1]
+		sh.ts[i] = t
+		*at = i + 1
+	} else {
+		sh.ts = append(sh.ts, t)
+		*at = int32(len(sh.ts))
+	}
+	sh.mu.Unlock()
+	if e.isNow.Load() {
+		t.Interrupt()
+	}
 }
 
-// Ended implements rt.Ender: the task is over (Java's taskComplete in TaskRunner's finally).
-func (v *vtask) Ended() { v.e.taskComplete(&v.taskNode) }
+// A task started on a thread of one of package thread's virtual factories: the thread, the
+// executor's link and the task in one allocation (see ThreadPerTaskExecutor).
+type vtask struct {
+	th thread.Thread
+	e  *ThreadPerTaskExecutor
+}
 
 // executed is an Execute task.
 type executed struct {
 	vtask
+	at   int32 // 1 + index in the executor's list, 0 if not in it
 	task func()
 }
 
 // Run implements rt.Runner. A panic in the task is its thread's uncaught exception.
-func (x *executed) Run() { x.task() }
+func (x *executed) Run() {
+	x.e.enter(&x.th, &x.at)
+	x.task()
+}
+
+// Ended implements rt.Ender: the task is over (Java's taskComplete in TaskRunner's finally).
+func (x *executed) Ended() { x.e.taskComplete(&x.th, &x.at) }
 
 // submitted is a Submit task: its FutureTask, run on its own thread.
 type submitted[T any] struct {
@@ -172,6 +226,7 @@ type submitted[T any] struct {
 // for it (Caught, Ended).
 func (s *submitted[T]) Run() {
 	f := &s.f
+	s.e.enter(&s.th, &f.at)
 	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, &s.th) {
 		return
 	}
@@ -195,10 +250,19 @@ func (s *submitted[T]) Caught(v any, stack []byte) {
 	s.f.setException(&thread.PanicError{Value: v, Stack: stack})
 }
 
-// Ended implements rt.Ender.
+// Ended implements rt.Ender. The task's index in the executor's list is kept in its future
+// (FutureTask.at), in the padding beside the state word.
+//
+// Only a Run that took the future (runner is this thread) has anything to finish: the future
+// may have been run by whoever called its Run first, and that Run may still be going on. Unlike
+// FutureTask.Run it leaves runner set: the future is settled by now (Run completed it, or found
+// it cancelled; a panic or Goexit was Caught), and a settled future's runner is never read, so
+// the atomic store would be for nothing; only a Cancel(true) still interrupting is waited out.
 func (s *submitted[T]) Ended() {
-	s.f.afterRun()
-	s.vtask.Ended()
+	if s.f.runner.Load() == &s.th && s.f.state.Load() == stInterrupting {
+		s.f.afterRun()
+	}
+	s.e.taskComplete(&s.th, &s.f.at)
 }
 
 // submit is Submit to e, whose factory is one of package thread's virtual ones (e.fused), of a
@@ -210,7 +274,7 @@ func submit[T any](e *ThreadPerTaskExecutor, task func() (T, error)) (Future[T],
 	s := &submitted[T]{}
 	s.f.task, s.e = task, e
 	rt.NewVirtual(e.factory, &s.th, s)
-	if err := e.startNode(&s.taskNode, &s.th); err != nil {
+	if err := e.start(&s.th); err != nil {
 		return nil, err
 	}
 	return &s.f, nil
@@ -223,39 +287,50 @@ func (e *ThreadPerTaskExecutor) rejected(cause error) error {
 	return fmt.Errorf("%w from %v", ErrRejected, e)
 }
 
-// taskComplete takes n out of the executor's list. The end that leaves the executor shut down
-// and empty terminates it: an end looks at the shutdown flag after leaving its list, Shutdown
-// sets the flag before it looks at the lists, and Go's atomics and mutexes order the two, so at
-// least one of them sees the other (both may: signal is idempotent).
-func (e *ThreadPerTaskExecutor) taskComplete(n *taskNode) {
-	sh := e.shardOf(n.t)
+// taskComplete takes t, whose task keeps 1 + its index at *at, out of the executor's list (if
+// it is in it: *at != 0) and counts it out. The task's thread calls it once, at its end.
+func (e *ThreadPerTaskExecutor) taskComplete(t *thread.Thread, at *int32) {
+	i := shardIndex(t)
+	sh := &e.shards[i]
 	sh.mu.Lock()
-	if n.prev != nil {
-		n.prev.next = n.next
-	} else {
-		sh.head = n.next
+	if j := *at - 1; j >= 0 {
+		*at = 0
+		sh.ts[j] = nil
+		if len(sh.free)+1 == len(sh.ts) {
+			sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
+			if cap(sh.ts) > 1024 {
+				sh.ts, sh.free = nil, nil // give back the memory of a burst
+			}
+		} else {
+			sh.free = append(sh.free, j)
+		}
 	}
-	if n.next != nil {
-		n.next.prev = n.prev
-	}
-	n.prev, n.next = nil, nil
-	sh.n--
 	sh.mu.Unlock()
+	e.countOut(i)
+}
+
+// countOut counts out a task of shard i that has ended, or was counted in and then rejected.
+// The end that leaves the executor shut down and empty terminates it: an end looks at the
+// shutdown flag after counting itself out, Shutdown sets the flag before it sums the counts,
+// and Go's atomics are sequentially consistent, so at least one of them sees the other (both
+// may: signal is idempotent).
+func (e *ThreadPerTaskExecutor) countOut(i int64) {
+	e.shards[i].ended.Add(1)
 	if e.isShut.Load() && e.count() == 0 {
 		e.term.signal()
 	}
 }
 
-// count returns the number of running tasks.
+// count returns the number of tasks started and not ended. A shard's ended count is read
+// before its started count, so a task whose end is counted has its start counted too, and the
+// sum is never below the number of running tasks.
 func (e *ThreadPerTaskExecutor) count() int {
-	n := 0
+	var n int64
 	for i := range e.shards {
-		sh := &e.shards[i]
-		sh.mu.Lock()
-		n += sh.n
-		sh.mu.Unlock()
+		n -= e.shards[i].ended.Load()
+		n += e.started[i].n.Load()
 	}
-	return n
+	return int(n)
 }
 
 // Shutdown rejects new tasks from now on; tasks already started run to their end. See
@@ -270,12 +345,15 @@ func (e *ThreadPerTaskExecutor) Shutdown() {
 // thread-per-task executor has no queued tasks (Java returns an empty list).
 func (e *ThreadPerTaskExecutor) ShutdownNow() []func() {
 	e.Shutdown()
+	e.isNow.Store(true) // before the lists are read: see ThreadPerTaskExecutor
 	var ts []*thread.Thread
 	for i := range e.shards {
 		sh := &e.shards[i]
 		sh.mu.Lock()
-		for n := sh.head; n != nil; n = n.next {
-			ts = append(ts, n.t)
+		for _, t := range sh.ts {
+			if t != nil {
+				ts = append(ts, t)
+			}
 		}
 		sh.mu.Unlock()
 	}

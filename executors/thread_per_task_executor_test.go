@@ -2,6 +2,7 @@ package executors_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -392,3 +393,201 @@ func TestThreadPerTaskPlatformAndVirtualFactories(t *testing.T) {
 type factoryFunc func(task func()) *thread.Thread
 
 func (f factoryFunc) NewThread(task func()) *thread.Thread { return f(task) }
+
+// The executor's lists of running tasks reuse the slots of tasks that have ended: after some of
+// a batch of blocked tasks end and more start in their slots, String counts exactly the running
+// ones and ShutdownNow interrupts every one of them (their futures fail with ErrInterrupted),
+// for a virtual thread factory (whose tasks keep their index in themselves) and another factory
+// (a closure per task), through Submit and Execute.
+func TestShutdownNowInterruptsEveryTaskAfterSlotsAreReused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		e    func() *executors.ThreadPerTaskExecutor
+	}{
+		{"virtual", executors.NewVirtualThreadPerTaskExecutor},
+		{"other factory", func() *executors.ThreadPerTaskExecutor {
+			return executors.NewThreadPerTaskExecutor(&recordingFactory{inner: thread.OfVirtual().Factory()})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const first, more = 300, 100
+			e := c.e()
+			var gates []*executors.CompletableFuture[int]
+			var fs []executors.Future[int]
+			var executed atomic.Int32 // Execute tasks that saw their interrupt
+			start := func(i int) {
+				g := executors.NewCompletableFuture[int]()
+				gates = append(gates, g)
+				if i%3 == 2 {
+					if err := e.Execute(func() {
+						if _, err := g.Get(); errors.Is(err, thread.ErrInterrupted) {
+							executed.Add(1)
+						}
+					}); err != nil {
+						t.Fatal(err)
+					}
+					fs = append(fs, nil)
+					return
+				}
+				f, err := executors.Submit(e, func() (int, error) { return g.Get() })
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs = append(fs, f)
+			}
+			for i := range first {
+				start(i)
+			}
+			// end every third task of the first batch (a Submit task: i%3 == 0; not a pattern of
+			// thread ids that empties whole lists), then start more in their slots
+			for i := 0; i < first; i += 3 {
+				gates[i].Complete(i)
+				if v, err := fs[i].Get(); v != i || err != nil {
+					t.Fatalf("task %d: %v, %v", i, v, err)
+				}
+			}
+			running := first - first/3
+			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(e.String(), "threads = "+strconv.Itoa(running)+"]"); {
+				if time.Now().After(deadline) {
+					t.Fatalf("String = %q, want %d threads", e.String(), running)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			for i := first; i < first+more; i++ {
+				start(i)
+			}
+			running += more
+			if s := e.String(); !strings.Contains(s, "threads = "+strconv.Itoa(running)+"]") {
+				t.Fatalf("String = %q, want %d threads", s, running)
+			}
+			e.ShutdownNow()
+			if ok, _ := e.AwaitTermination(10 * time.Second); !ok {
+				t.Fatalf("not terminated after ShutdownNow: %v", e)
+			}
+			wantExecuted := int32(0)
+			for i, f := range fs {
+				if i < first && i%3 == 0 {
+					continue
+				}
+				if f == nil {
+					wantExecuted++
+					continue
+				}
+				if _, err := f.Get(); !errors.Is(err, thread.ErrInterrupted) {
+					t.Fatalf("task %d: Get = %v, want its interrupt", i, err)
+				}
+			}
+			if got := executed.Load(); got != wantExecuted {
+				t.Fatalf("%d of %d Execute tasks were interrupted", got, wantExecuted)
+			}
+		})
+	}
+}
+
+// A future returned by Submit is a FutureTask, whose Run anyone may call: if a caller's Run wins
+// the race with the task's own thread, that thread leaves the future alone (it must not clear
+// the runner of a Run still in progress, which would let a third Run start the task again).
+func TestSubmittedFutureRunByItsCallerFirstRunsOnce(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	e := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	defer e.Close()
+	// hold the only carrier so that the task's thread cannot start yet
+	var hold, holding atomic.Bool
+	hold.Store(true)
+	thread.OfVirtual().Scheduler(s).Start(func() {
+		holding.Store(true)
+		for hold.Load() {
+		}
+	})
+	for !holding.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	var runs atomic.Int32
+	release := make(chan struct{})
+	f, err := executors.Submit(e, func() (int, error) {
+		runs.Add(1)
+		<-release
+		return 7, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft := f.(*executors.FutureTask[int])
+	first := make(chan struct{})
+	go func() { defer close(first); ft.Run() }()
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	hold.Store(false) // the task's thread runs now, finds the future taken and ends
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(e.String(), "threads = 0]"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the task's thread has not ended: %v", e)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	third := make(chan struct{})
+	go func() { defer close(third); ft.Run() }()
+	select {
+	case <-third:
+	case <-time.After(5 * time.Second):
+	}
+	close(release)
+	<-first
+	<-third
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the task ran %d times, want 1", n)
+	}
+	if v, err := f.Get(); v != 7 || err != nil {
+		t.Fatalf("Get = %v, %v, want 7", v, err)
+	}
+}
+
+// ShutdownNow interrupts the threads of tasks that are started but not yet running (queued
+// behind a busy carrier), as Java's interrupts every thread in its set: each task finds its
+// interrupt status set when it runs.
+func TestShutdownNowInterruptsTasksNotYetRunning(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	e := executors.NewThreadPerTaskExecutor(thread.OfVirtual().Scheduler(s).Factory())
+	var hold, holding atomic.Bool
+	hold.Store(true)
+	thread.OfVirtual().Scheduler(s).Start(func() {
+		holding.Store(true)
+		for hold.Load() {
+		}
+	})
+	for !holding.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	const n = 20
+	fs := make([]executors.Future[bool], n)
+	var executed atomic.Int32
+	for i := range fs {
+		f, err := executors.Submit(e, func() (bool, error) { return thread.Interrupted(), nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[i] = f
+		if err := e.Execute(func() {
+			if thread.Interrupted() {
+				executed.Add(1)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.ShutdownNow()
+	hold.Store(false)
+	if ok, _ := e.AwaitTermination(10 * time.Second); !ok {
+		t.Fatalf("not terminated: %v", e)
+	}
+	for i, f := range fs {
+		if v, err := f.Get(); !v || err != nil {
+			t.Fatalf("task %d: interrupted %v, %v; want true", i, v, err)
+		}
+	}
+	if got := executed.Load(); got != n {
+		t.Fatalf("%d of %d Execute tasks found their interrupt", got, n)
+	}
+}

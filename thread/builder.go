@@ -65,7 +65,7 @@ func (b *builder) init(t, cur *Thread, name string, task rt.Runner) {
 		t.more().ueh = b.ueh
 	}
 	if !b.noInherit {
-		if pm := cur.moreIfAny(); pm != nil {
+		if pm := cur.moreIfAny(); pm != nil && pm.data.HasLocals() {
 			var d rt.Data
 			d.InheritFrom(&pm.data)
 			if d.HasLocals() {
