@@ -1,6 +1,7 @@
 package thread
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -88,9 +89,9 @@ func (h *timerHeap) tight() bool { return h.n >= h.cap()-chunkLen/2 }
 func (h *timerHeap) grow() {
 	switch {
 	case h.tight():
-		h.chunks = append(h.chunks, new(timerChunk))
+		h.chunks = append(h.chunks, getChunk())
 	case len(h.chunks) > 1 && h.n <= h.cap()-2*chunkLen:
-		h.chunks[len(h.chunks)-1] = nil
+		putChunks(h.chunks[len(h.chunks)-1:])
 		h.chunks = h.chunks[:len(h.chunks)-1]
 	}
 }
@@ -171,8 +172,9 @@ func (f *timerFIFO) at(i int) *timerEntry {
 // room is the number of entries the fifo can take without another chunk.
 func (f *timerFIFO) room() int { return len(f.chunks)*chunkLen - f.head - f.n }
 
-// push appends e, taking a chunk from spare if it needs one (or making one, if the goroutine
-// did not keep up).
+// push appends e, taking a chunk from spare if it needs one (or from the pool of chunks, if the
+// goroutine did not keep up: it is started, and poked, as a goroutine made ready by a carrier,
+// which a carrier's next dispatcher goroutine can keep waiting for as long as a time slice).
 func (f *timerFIFO) push(e timerEntry, spare *[]*timerChunk) {
 	if f.room() == 0 {
 		var c *timerChunk
@@ -181,7 +183,7 @@ func (f *timerFIFO) push(e timerEntry, spare *[]*timerChunk) {
 			(*spare)[k-1] = nil
 			*spare = (*spare)[:k-1]
 		} else {
-			c = new(timerChunk)
+			c = getChunk()
 		}
 		f.chunks = append(f.chunks, c)
 	}
@@ -246,21 +248,49 @@ func (q *timerQueue) earliest() (*timerEntry, bool) {
 // size is the number of entries, live or stale.
 func (q *timerQueue) size() int { return q.heap.n + q.fifo.n }
 
-// tightLocked reports whether the goroutine should grow the heap or give the fifo a spare chunk.
+// tightLocked reports whether the goroutine should grow the heap or give the fifo spare chunks.
 func (q *timerQueue) tightLocked() bool {
-	return q.heap.tight() || len(q.spare) == 0 && q.fifo.n > 0 && q.fifo.room() < chunkLen/2
+	return q.heap.tight() || len(q.spare) < spareChunks && q.fifo.n > 0 && q.fifo.room() < chunkLen/2
 }
 
+// spareChunks is how many chunks the goroutine keeps ahead of the fifo's tail while the fifo is
+// in use: a burst of adds runs through one in a few hundred microseconds, which the goroutine,
+// woken by a poke, may take longer than to get to run (with one kept, adds still made a third of
+// the chunks a burst of 100,000 sleepers needed).
+const spareChunks = 2
+
 // growLocked is the goroutine's part in keeping add from allocating: the heap's chunks (grow),
-// and a spare chunk for the fifo while it is in use, at most two kept.
+// and spare chunks for the fifo while it is in use (at most twice spareChunks kept).
 func (q *timerQueue) growLocked() {
 	q.heap.grow()
-	switch {
-	case q.fifo.n > 0 && len(q.spare) == 0:
-		q.spare = append(q.spare, new(timerChunk))
-	case len(q.spare) > 2:
-		clear(q.spare[2:])
-		q.spare = q.spare[:2]
+	for q.fifo.n > 0 && len(q.spare) < spareChunks {
+		q.spare = append(q.spare, getChunk())
+	}
+	if len(q.spare) > 2*spareChunks {
+		putChunks(q.spare[2*spareChunks:])
+		q.spare = q.spare[:2*spareChunks]
+	}
+}
+
+// chunks holds the chunks of emptied timer queues (every scheduler's), for the next burst of
+// timed parks: the chunks a burst of 100,000 sleepers needs (2.4 MB) were otherwise garbage at
+// its end, to be made again by the next burst. Only the queues' goroutines take chunks from it
+// (add, deep in a parking thread's stack, makes one only when the goroutine fell behind), and
+// what stays unused is collected after two collections.
+var chunks sync.Pool
+
+func getChunk() *timerChunk {
+	if c, _ := chunks.Get().(*timerChunk); c != nil {
+		return c
+	}
+	return new(timerChunk)
+}
+
+// putChunks gives cs, whose entries are all cleared, to the pool, and clears cs.
+func putChunks(cs []*timerChunk) {
+	for i, c := range cs {
+		chunks.Put(c)
+		cs[i] = nil
 	}
 }
 
@@ -334,9 +364,9 @@ func (q *timerQueue) run() {
 		var next int64
 		if empty {
 			q.running = false
-			clear(q.spare) // an idle queue keeps only the heap's first chunk
+			putChunks(q.spare) // an idle queue keeps only the heap's first chunk
 			q.spare = q.spare[:0]
-			clear(q.fifo.chunks)
+			putChunks(q.fifo.chunks)
 			q.fifo.chunks, q.fifo.head = q.fifo.chunks[:0], 0
 		} else {
 			e, _ := q.earliest()

@@ -238,7 +238,7 @@ func TestTimerQueueFIFOAndHeapPopInDeadlineOrder(t *testing.T) {
 			}
 		}
 		q.growLocked()
-		if len(q.spare) > 2 {
+		if len(q.spare) > 2*spareChunks {
 			t.Fatalf("round %d: %d spare chunks", round, len(q.spare))
 		}
 		q.mu.Unlock()
