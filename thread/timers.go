@@ -165,7 +165,10 @@ func (h *timerHeap) down(i int, e timerEntry) {
 // a run moved the last entry, the latest deadline, from the root back down through every level:
 // 100,000 sleepers × Sleep(100ms) spent 4% of their CPU in the heap's pops. Here an add is an
 // append and a pop takes the head; the goroutine pops whichever of the two heads is earlier.
-// Chunks emptied at the front go back to the queue's spares, for the tail.
+// Chunks emptied at the front go back to the queue's spares, for the tail. The fifo is for
+// bursts: it is begun only when the heap holds smallHeap entries or more (a queue of a few timed
+// parks keeps its one chunk, and its pops are cheap anyway), and kept spare chunks only near the
+// end of its last one.
 type timerFIFO struct {
 	chunks []*timerChunk
 	head   int // index of the first entry in chunks[0]
@@ -258,8 +261,11 @@ func (q *timerQueue) size() int { return q.heap.n + q.fifo.n }
 
 // tightLocked reports whether the goroutine should grow the heap or give the fifo spare chunks.
 func (q *timerQueue) tightLocked() bool {
-	return q.heap.tight() || len(q.spare) < spareChunks && q.fifo.n > 0 && q.fifo.room() < chunkLen/2
+	return q.heap.tight() || len(q.spare) < spareChunks && q.fifoNearEnd()
 }
+
+// fifoNearEnd reports whether the fifo is in use and half a chunk or less from needing another.
+func (q *timerQueue) fifoNearEnd() bool { return q.fifo.n > 0 && q.fifo.room() <= chunkLen/2 }
 
 // spareChunks is how many chunks the goroutine keeps ahead of the fifo's tail while the fifo is
 // in use: a burst of adds runs through one in a few hundred microseconds, which the goroutine,
@@ -268,10 +274,10 @@ func (q *timerQueue) tightLocked() bool {
 const spareChunks = 2
 
 // growLocked is the goroutine's part in keeping add from allocating: the heap's chunks (grow),
-// and spare chunks for the fifo while it is in use (at most twice spareChunks kept).
+// and spare chunks for the fifo near the end of its last (at most twice spareChunks kept).
 func (q *timerQueue) growLocked() {
 	q.heap.grow()
-	for q.fifo.n > 0 && len(q.spare) < spareChunks {
+	for len(q.spare) < spareChunks && q.fifoNearEnd() {
 		q.spare = append(q.spare, getChunk())
 	}
 	if len(q.spare) > 2*spareChunks {
@@ -314,11 +320,11 @@ func (q *timerQueue) add(t *Thread, deadline int64, parked uint64) {
 	q.mu.Lock()
 	e := timerEntry{when: deadline, t: t, parked: parked}
 	var first bool // e is the earliest now: the goroutine sleeps for a later one
-	if f := &q.fifo; f.n == 0 || f.at(f.n-1).when <= deadline {
+	if f := &q.fifo; f.n > 0 && f.at(f.n-1).when <= deadline || f.n == 0 && q.heap.n >= smallHeap {
 		f.push(e, &q.spare)
 		first = f.n == 1 && (q.heap.n == 0 || deadline < q.heap.at(0).when)
 	} else {
-		first = q.heap.push(e) && deadline < f.at(0).when
+		first = q.heap.push(e) && (f.n == 0 || deadline < f.at(0).when)
 	}
 	tight := q.tightLocked()
 	q.n.Store(int64(q.size()))

@@ -220,6 +220,9 @@ func TestTimerQueueFIFOAndHeapPopInDeadlineOrder(t *testing.T) {
 			}
 		}
 		q.mu.Lock()
+		if q.fifo.n == 0 {
+			t.Fatalf("round %d: a burst of %d in-order deadlines, none in the fifo", round, q.size())
+		}
 		if round%3 == 1 {
 			q.compactLocked()
 		}
@@ -270,6 +273,28 @@ func TestTimerQueueFIFOAndHeapPopInDeadlineOrder(t *testing.T) {
 	}
 	if len(got) != live || len(q.fifo.chunks) > 1 {
 		t.Fatalf("popped %d live entries of %d; the empty fifo keeps %d chunks", len(got), live, len(q.fifo.chunks))
+	}
+}
+
+// A queue of a few timed parks does not begin the fifo (nor take a chunk for it).
+func TestTimerQueueFewEntriesStayInTheHeap(t *testing.T) {
+	var q timerQueue
+	q.init()
+	q.running = true // no goroutine
+	parked := uint64(1)<<seqShift | phaseParked
+	for i := range smallHeap {
+		th := &Thread{kind: kindPlatform}
+		th.park.Store(parked)
+		q.add(th, int64(1+i), parked)
+	}
+	if q.heap.n != smallHeap || len(q.fifo.chunks) != 0 || len(q.spare) != 0 {
+		t.Fatalf("%d in order: heap %d, fifo %d in %d chunks, %d spare", smallHeap, q.heap.n, q.fifo.n, len(q.fifo.chunks), len(q.spare))
+	}
+	th := &Thread{kind: kindPlatform}
+	th.park.Store(parked)
+	q.add(th, smallHeap+1, parked)
+	if q.fifo.n != 1 {
+		t.Fatalf("the entry after %d in the heap: fifo %d", smallHeap, q.fifo.n)
 	}
 }
 
