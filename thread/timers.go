@@ -29,13 +29,14 @@ import (
 // either order, so stale is off while they are in flight; it only decides when to compact, and a
 // compaction decides what is stale by the park words themselves.
 //
-// Measured (engine17's round, with the one clock read per Sleep and the parker pool of
-// park.go, A/B of binaries alternating, loom bench's case, ratio to goroutines in the same
-// process, medians of 12 pairs): 100,000 × Sleep(100ms) 1.095 [0.78-1.14] -> 1.018 [0.92-1.42],
-// loom's batch 423 -> 376 ms (B better in 10 pairs of 12); 100,000 × Sleep(1s): loom's batch
-// 1489 -> 1356 ms (medians of 7; the goroutine side ranged 1.1-2.4 s on the shared machine, so
-// the ratio's change, 0.92 -> 0.88, is noise). BenchmarkTimerQueueInOrder (add and pop of an
-// in-order deadline, 100,000 a burst): 157 -> 87 ns.
+// Measured (engine17's round: this FIFO, the chunk pool, and park.go's one clock read per Sleep
+// and parker pool; A/B of binaries alternating, loom bench's case, ratio to goroutines in the
+// same process): 100,000 × Sleep(100ms), 10 pairs, 1.057 [0.95-1.25] -> 0.869 [0.77-0.97],
+// loom's batch 444 -> 338 ms (better in 10 pairs of 10); an earlier build without the last
+// commit, 12 pairs: 1.095 -> 1.018. 100,000 × Sleep(1s), 6 pairs: 0.96 -> 1.00, loom's batch
+// 1318 -> 1307 ms: no change beyond noise (the goroutine side ranged 1.1-1.5 s).
+// BenchmarkTimerQueueInOrder (add and pop of an in-order deadline, 100,000 a burst; A = the FIFO
+// off): 179 [162-242] -> 43 [33-45] ns.
 //
 // Designs measured and not taken:
 //   - A time.Timer per thread: a timer and its channel cost ~200 bytes and an allocation per
