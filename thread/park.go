@@ -77,7 +77,7 @@ func permitFor(reason int) uint32 {
 // interrupted, or timeout elapses (timeout < 0: no timeout; timeout == 0: do not wait). It
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
-	if t.parkStart(timeout, reason, blocker, st) {
+	if t.parkStart(timeout, 0, reason, blocker, st) {
 		t.awaitWake()
 		t.parkEnd()
 	}
@@ -89,12 +89,13 @@ func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st Stat
 // run malloc, on this stack) from its own frame; parkEnd mounts the thread again. Sleep and Park
 // call the three themselves; parkFor is the three in one.
 
-// parkStart begins a park of t (see parkFor for the arguments). It returns false if the park is
+// parkStart begins a park of t (see parkFor for the arguments; deadline, if not 0, is the
+// deadline of a positive timeout, read from the clock by the caller already). It returns false if the park is
 // over already: nothing to wait for (the permit, an interrupt, a zero timeout), or a park that
 // keeps the carrier (pinned, platform, or a virtual thread running unmounted in Blocking), done
 // by parkInPlace. It returns true if t has unmounted and published its park: the caller must
 // then call awaitWake and parkEnd.
-func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st State) bool {
+func (t *Thread) parkStart(timeout time.Duration, deadline int64, reason int, blocker any, st State) bool {
 	if t.bits.take(permitFor(reason)) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) || timeout == 0 {
 		return false // monitor entry (ParkBlocked) ignores interrupts, as in Java
 	}
@@ -104,7 +105,7 @@ func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st St
 		t.parkInPlace(slot, timeout, reason, blocker, st)
 		return false
 	}
-	if !t.parkPublish(slot, timeout, reason, blocker, st) {
+	if !t.parkPublish(slot, timeout, deadline, reason, blocker, st) {
 		return false // the permit or an interrupt came while it published: not parked after all
 	}
 	slot.Pool().Release(slot)
@@ -115,7 +116,7 @@ func (t *Thread) parkStart(timeout time.Duration, reason int, blocker any, st St
 // interrupt arrived meanwhile and t took the park back (t is then mounted and RUNNABLE again).
 //
 //go:noinline
-func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason int, blocker any, st State) bool {
+func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, deadline int64, reason int, blocker any, st State) bool {
 	if t.regIndex == 0 {
 		t.firstUnmount(slot)
 	}
@@ -134,9 +135,10 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 		t.setBlocker(blocker)
 		parked |= flagBlocker
 	}
-	var deadline int64
 	if timeout > 0 {
-		deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		if deadline == 0 {
+			deadline = rt.Deadline(timeout) // saturates: math.MaxInt64 is "forever", not the past
+		}
 		parked |= flagQueued
 	}
 	t.armWake()
@@ -164,10 +166,11 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, reason i
 	return true
 }
 
-// parkEnd mounts t, woken from the park parkStart began, on the carrier it was given.
+// parkEnd mounts t, woken from the park parkStart began, on the carrier it was given. It reports
+// whether the scheduler's timer queue was the waker: the park's deadline has passed.
 //
 //go:noinline
-func (t *Thread) parkEnd() {
+func (t *Thread) parkEnd() (timedOut bool) {
 	w := t.park.Load() // resumed: the park's flags
 	if w&(flagQueued|flagTimeout) == flagQueued {
 		t.sched.timers.dropped() // woken before the deadline: the queue's entry is stale now
@@ -182,6 +185,7 @@ func (t *Thread) parkEnd() {
 		t.bits.clear(bitMonitorPermit)
 	}
 	t.afterPark(w)
+	return w&flagTimeout != 0
 }
 
 // firstUnmount is what a virtual thread does when it first gives up its carrier (slot): it
@@ -492,6 +496,40 @@ func (t *Thread) armWake() {
 	p.woken.Store(0)
 }
 
+// parkers holds the parkers of ended virtual threads beyond the one their carrier keeps (Spare),
+// for the next threads to park. A burst of sleepers parks a parker each, and their ends would
+// otherwise leave them all as garbage, to be made again by the next burst: 100,000 sleepers ×
+// Sleep(100ms) spent 5% of their CPU in newParker. A sync.Pool is per P, lock-free on its fast
+// path, and gives its parkers back to the collector after two collections unused, so a burst
+// holds no memory for long after it ends. Bytes package thread allocates in 6 batches of
+// 100,000 × Sleep(100ms) through an executor (alloc profiles, before and after engine17's
+// round): parkers 11.7 MB -> 3.1 MB plus the pool's own chains 5.9 MB; with the timer queue's
+// chunks (timers.go), 25 MB -> 10.4 MB in all, 42 -> 17 B per sleeper. A Get costs ~90 ns (in
+// pin, a cold per-P line), so the pool pays through the collections it saves, not per call.
+//
+// What a burst of sleepers costs besides the runtime's own work (measured in engine17's round,
+// 100,000 × Sleep(1s), the phase until all sleep): a collection in that phase scans every parked
+// goroutine's stack, frame by frame (scanstack was 31% of the phase's CPU in one run), so each
+// frame under a parked thread costs once per collection per thread; and fresh goroutine stacks
+// (stackpoolalloc, first touch of pages the scavenger returned) were 42% in another, as much
+// for goroutines. Loom's own allocation per sleeper sets how many collections a burst takes:
+// ~295 B per sleeper through an executor after this round, of which the submitted task with its
+// Thread is 156 B and the executor's list 8-12 B (package executors), the runtime's goroutines
+// 30-40 B and the sudogs of Cond.Wait 20 B (the runtime's caches of both are emptied by
+// collections), the task's closure 31 B, and package thread's own 17 B.
+var parkers sync.Pool
+
+// reuseParker returns a parker from the pool, or a new one. Like newParker it is called where
+// the stack is shallow (Carry), never deep in a park.
+//
+//go:noinline
+func reuseParker() *parker {
+	if p, _ := parkers.Get().(*parker); p != nil {
+		return p
+	}
+	return newParker()
+}
+
 //go:noinline
 func newParker() *parker {
 	p := new(parker)
@@ -631,7 +669,7 @@ func (r *resumption) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	t := (*Thread)(r)
 	if s.Spare == nil {
-		s.Spare = unsafe.Pointer(newParker()) // for whichever thread parks first on s (firstUnmount)
+		s.Spare = unsafe.Pointer(reuseParker()) // for whichever thread parks first on s (firstUnmount)
 	}
 	t.gid = gidFunc()
 	t.mount(s)
@@ -685,8 +723,9 @@ func (t *Thread) endAbnormally(v any) {
 }
 
 // finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds. The
-// thread's parker goes back to the carrier for the next thread that parks there: once t has
-// ended, no waker can win its park word, so nothing touches the parker any more.
+// thread's parker goes back to the carrier for the next thread that parks there, or to the pool
+// of parkers (see reuseParker): once t has ended, no waker can win its park word, so nothing
+// touches the parker any more (but a late pre-wake: see claimCarrier).
 func (t *Thread) finish() *carrier.Slot {
 	if t.regIndex != 0 {
 		unregisterVirtual(t)
@@ -698,8 +737,13 @@ func (t *Thread) finish() *carrier.Slot {
 		e.Ended()
 	}
 	s := t.slot.Swap(nil)
-	if p := t.parker; p != nil && s.Spare == nil {
-		s.Spare, t.parker = unsafe.Pointer(p), nil
+	if p := t.parker; p != nil {
+		t.parker = nil
+		if s.Spare == nil {
+			s.Spare = unsafe.Pointer(p)
+		} else {
+			parkers.Put(p)
+		}
 	}
 	t.terminate(s)
 	return s
@@ -724,7 +768,7 @@ func (t *Thread) mount(s *carrier.Slot) {
 // makes Park return without clearing the interrupt status. The thread is WAITING meanwhile. It
 // ports LockSupport.park().
 func Park() {
-	if t := Current(); t.parkStart(-1, rt.ParkWaiting, nil, Waiting) {
+	if t := Current(); t.parkStart(-1, 0, rt.ParkWaiting, nil, Waiting) {
 		t.awaitWake()
 		t.parkEnd()
 	}
@@ -780,17 +824,31 @@ func Sleep(d time.Duration) error {
 	hadPermit := t.bits.take(bitPermit)
 	t.traceSleep()
 	var err error
+	// One clock read per sleep that is not cut short: the first park is given the deadline (and
+	// the timeout it came from), and a park ended by the timer queue has seen its deadline pass.
+	left := d
 	for {
-		left := deadline - nanotime()
-		if left <= 0 {
-			break
-		}
-		if t.parkStart(time.Duration(left), rt.ParkWaiting, nil, TimedWaiting) {
-			t.awaitWake() // from this frame, not parkFor's: see parkStart
-			t.parkEnd()
+		timedOut := false
+		if t.parkStart(left, deadline, rt.ParkWaiting, nil, TimedWaiting) {
+			// awaitWake, written out: from this frame, not parkFor's (see parkStart), and with
+			// no frame of its own under every sleeping thread (a collection scans each of them)
+			for pk := t.parker; pk.woken.Load() != wokenSlot; {
+				if pk.woken.Load() == wokenEarly {
+					t.claimCarrier()
+					break
+				}
+				pk.c.Wait()
+			}
+			timedOut = t.parkEnd()
 		}
 		if t.bits.take(bitInterrupted) {
 			err = ErrInterrupted
+			break
+		}
+		if timedOut {
+			break
+		}
+		if left = time.Duration(deadline - nanotime()); left <= 0 {
 			break
 		}
 	}

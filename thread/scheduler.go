@@ -518,7 +518,7 @@ func rtInit() {
 		} else if d >= 0 {
 			st = TimedWaiting
 		}
-		if t := Current(); t.parkStart(d, reason, blocker, st) {
+		if t := Current(); t.parkStart(d, 0, reason, blocker, st) {
 			t.awaitWake()
 			t.parkEnd()
 		}

@@ -1,6 +1,7 @@
 package thread
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -39,8 +40,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 			}
 			q.mu.Lock()
 			live := 0
-			for i := range q.heap.n {
-				e := *q.heap.at(i)
+			check := func(i int, e timerEntry) {
 				if e.t.park.Load() == e.parked {
 					live++
 					if model[e.t] != e.when {
@@ -49,11 +49,22 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 				} else if _, ok := model[e.t]; ok {
 					t.Fatalf("seed %d: entry %d stale but in the model", seed, i)
 				}
+			}
+			for i := range q.heap.n {
+				e := *q.heap.at(i)
+				check(i, e)
 				if i > 0 && q.heap.at((i-1)/4).when > e.when {
 					t.Fatalf("seed %d: heap order broken at %d", seed, i)
 				}
 			}
-			n, stale, counted := q.heap.n, q.heap.n-live, q.stale.Load()
+			for i := range q.fifo.n {
+				e := *q.fifo.at(i)
+				check(-1-i, e)
+				if i > 0 && q.fifo.at(i-1).when > e.when {
+					t.Fatalf("seed %d: fifo order broken at %d", seed, i)
+				}
+			}
+			n, stale, counted := q.size(), q.size()-live, q.stale.Load()
 			q.mu.Unlock()
 			if live != len(model) {
 				t.Fatalf("seed %d: %d live entries, model %d", seed, live, len(model))
@@ -176,6 +187,117 @@ func TestTimerHeapOrderAcrossChunks(t *testing.T) {
 	}
 }
 
+// Deadlines that mostly come in order (the fifo) with some earlier ones among them (the heap),
+// over several chunks, with entries going stale and compactions between: they come out in
+// deadline order, every live one once, and the chunks the fifo empties are reused.
+func TestTimerQueueFIFOAndHeapPopInDeadlineOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var q timerQueue
+	q.init()
+	q.running = true // no goroutine: the test pops (popDueLocked) and compacts itself
+	var model []int64
+	live := 0
+	when := int64(1 << 40)
+	var got []int64
+	for round := range 8 {
+		for range chunkLen + chunkLen/3 {
+			when += r.Int64N(1000)
+			w := when
+			if r.IntN(8) == 0 {
+				w -= r.Int64N(50_000) // computed before another thread's, added after it
+			}
+			th := &Thread{kind: kindPlatform}
+			th.parker = newParker()
+			parked := uint64(1)<<seqShift | phaseParked
+			th.park.Store(parked)
+			q.add(th, w, parked)
+			model = append(model, w)
+			live++
+			if r.IntN(10) == 0 { // an early wake-up: stale from now on
+				th.park.Store(uint64(2) << seqShift)
+				model = model[:len(model)-1]
+				live--
+			}
+		}
+		q.mu.Lock()
+		if q.fifo.n == 0 {
+			t.Fatalf("round %d: a burst of %d in-order deadlines, none in the fifo", round, q.size())
+		}
+		if round%3 == 1 {
+			q.compactLocked()
+		}
+		// pop what is due up to the median deadline so far, a batch at a time
+		sorted := slices.Sorted(slices.Values(model))
+		upTo := sorted[len(sorted)/2]
+		for {
+			due := q.popDueLocked(upTo, nil)
+			for _, e := range due {
+				if e.t.park.Load() == e.parked {
+					got = append(got, e.when)
+				}
+			}
+			if len(due) < maxBatch {
+				break
+			}
+		}
+		q.growLocked()
+		if len(q.spare) > 2*spareChunks {
+			t.Fatalf("round %d: %d spare chunks", round, len(q.spare))
+		}
+		q.mu.Unlock()
+		model = slices.DeleteFunc(model, func(w int64) bool { return w <= upTo })
+	}
+	q.mu.Lock()
+	for {
+		due := q.popDueLocked(math.MaxInt64, nil)
+		for _, e := range due {
+			if e.t.park.Load() == e.parked {
+				got = append(got, e.when)
+			}
+		}
+		if len(due) == 0 {
+			break
+		}
+	}
+	n := q.size()
+	q.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d entries left", n)
+	}
+	if !slices.IsSorted(got) {
+		for i := 1; i < len(got); i++ {
+			if got[i] < got[i-1] {
+				t.Fatalf("popped out of order at %d: %d after %d", i, got[i], got[i-1])
+			}
+		}
+	}
+	if len(got) != live || len(q.fifo.chunks) > 1 {
+		t.Fatalf("popped %d live entries of %d; the empty fifo keeps %d chunks", len(got), live, len(q.fifo.chunks))
+	}
+}
+
+// A queue of a few timed parks does not begin the fifo (nor take a chunk for it).
+func TestTimerQueueFewEntriesStayInTheHeap(t *testing.T) {
+	var q timerQueue
+	q.init()
+	q.running = true // no goroutine
+	parked := uint64(1)<<seqShift | phaseParked
+	for i := range smallHeap {
+		th := &Thread{kind: kindPlatform}
+		th.park.Store(parked)
+		q.add(th, int64(1+i), parked)
+	}
+	if q.heap.n != smallHeap || len(q.fifo.chunks) != 0 || len(q.spare) != 0 {
+		t.Fatalf("%d in order: heap %d, fifo %d in %d chunks, %d spare", smallHeap, q.heap.n, q.fifo.n, len(q.fifo.chunks), len(q.spare))
+	}
+	th := &Thread{kind: kindPlatform}
+	th.park.Store(parked)
+	q.add(th, smallHeap+1, parked)
+	if q.fifo.n != 1 {
+		t.Fatalf("the entry after %d in the heap: fifo %d", smallHeap, q.fifo.n)
+	}
+}
+
 // A small heap whose entries all went stale ends its goroutine at the first early wake-up that
 // is counted, even when the others have not counted themselves yet (threads still on their way
 // out of the park): the goroutine must not sleep an hour for deadlines nobody waits for.
@@ -213,7 +335,7 @@ func TestTimerQueueSmallStaleHeapEndsItsGoroutine(t *testing.T) {
 func awaitTimerGoroutineEnd(q *timerQueue) (left int, ended bool) {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		q.mu.Lock()
-		running, n := q.running, q.heap.n
+		running, n := q.running, q.size()
 		q.mu.Unlock()
 		if !running && n == 0 {
 			return 0, true
@@ -221,5 +343,32 @@ func awaitTimerGoroutineEnd(q *timerQueue) (left int, ended bool) {
 		if time.Now().After(deadline) {
 			return n, false
 		}
+	}
+}
+
+// BenchmarkTimerQueueInOrder: what the queue costs a burst of threads that sleep for the same
+// duration, per thread: the add of a deadline later than every one before it, and its pop.
+func BenchmarkTimerQueueInOrder(b *testing.B) {
+	const n = 100_000
+	ths := make([]Thread, n)
+	parked := uint64(1)<<seqShift | phaseParked
+	for i := range ths {
+		ths[i].park.Store(parked)
+	}
+	var q timerQueue
+	q.init()
+	q.running = true // no goroutine: the benchmark pops itself
+	var due []timerEntry
+	b.ResetTimer()
+	for i := 0; i < b.N; i += n {
+		for j := range ths {
+			q.add(&ths[j], int64(i+j), parked)
+		}
+		q.mu.Lock()
+		for q.size() > 0 {
+			due = q.popDueLocked(math.MaxInt64, due[:0])
+			q.growLocked()
+		}
+		q.mu.Unlock()
 	}
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package thread
+
+const raceInternal = true
