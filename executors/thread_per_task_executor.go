@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/internal/slab"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -30,8 +31,8 @@ import (
 // shard's list of running tasks (under the shard's mutex) and leaves it at its end, adding one
 // to the shard's count of ended tasks: the list is the carriers' business, and its cache lines
 // stay with them rather than moving to the submitter's core and back with every task. A list is
-// a slab of thread pointers with a free list of indexes, as package thread's registry of virtual
-// threads; each task keeps its index (for Submit, in the padding beside its future's state
+// a slab of thread pointers in chunks with a stack of free indexes (internal/slab), as package
+// thread's registry of virtual threads; each task keeps its index (for Submit, in the padding beside its future's state
 // word), so that its end clears its own slot without touching any other task. The bookkeeping
 // thus costs 8 bytes per running task (12 while its slot is free), in the executor, and nothing
 // in a task that has ended: a future outlives its task, often by far (a million futures
@@ -85,8 +86,7 @@ type startCount struct {
 // have ended (or were started and then rejected).
 type taskShard struct {
 	mu    sync.Mutex
-	ts    []*thread.Thread // nil where free
-	free  []int32          // free indexes of ts
+	ts    slab.List[thread.Thread]
 	ended atomic.Int64
 }
 
@@ -178,15 +178,7 @@ func (e *ThreadPerTaskExecutor) start(t *thread.Thread) error {
 func (e *ThreadPerTaskExecutor) enter(t *thread.Thread, at *int32) {
 	sh := &e.shards[shardIndex(t)]
 	sh.mu.Lock()
-	if n := len(sh.free); n > 0 {
-		i := sh.free[n-1]
-		sh.free = sh.free[:n-1]
-		sh.ts[i] = t
-		*at = i + 1
-	} else {
-		sh.ts = append(sh.ts, t)
-		*at = int32(len(sh.ts))
-	}
+	*at = sh.ts.Add(t) + 1
 	sh.mu.Unlock()
 	if e.isNow.Load() {
 		t.Interrupt()
@@ -295,15 +287,7 @@ func (e *ThreadPerTaskExecutor) taskComplete(t *thread.Thread, at *int32) {
 	sh.mu.Lock()
 	if j := *at - 1; j >= 0 {
 		*at = 0
-		sh.ts[j] = nil
-		if len(sh.free)+1 == len(sh.ts) {
-			sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
-			if cap(sh.ts) > 1024 {
-				sh.ts, sh.free = nil, nil // give back the memory of a burst
-			}
-		} else {
-			sh.free = append(sh.free, j)
-		}
+		sh.ts.Remove(j)
 	}
 	sh.mu.Unlock()
 	e.countOut(i)
@@ -350,11 +334,10 @@ func (e *ThreadPerTaskExecutor) ShutdownNow() []func() {
 	for i := range e.shards {
 		sh := &e.shards[i]
 		sh.mu.Lock()
-		for _, t := range sh.ts {
-			if t != nil {
-				ts = append(ts, t)
-			}
-		}
+		sh.ts.All(func(t *thread.Thread) bool {
+			ts = append(ts, t)
+			return true
+		})
 		sh.mu.Unlock()
 	}
 	for _, t := range ts {

@@ -44,11 +44,12 @@ func liveThreads() []*Thread {
 	for i := range vregistry {
 		sh := &vregistry[i]
 		sh.mu.Lock()
-		for _, t := range sh.ts {
-			if t != nil && t.alive() {
+		sh.ts.All(func(t *Thread) bool {
+			if t.alive() {
 				ts = append(ts, t)
 			}
-		}
+			return true
+		})
 		sh.mu.Unlock()
 	}
 	forEachScheduler(func(s *Scheduler) bool {
