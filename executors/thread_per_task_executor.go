@@ -2,9 +2,11 @@ package executors
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/loomgo/loom/internal/rt"
 	"github.com/loomgo/loom/internal/slab"
@@ -70,6 +72,8 @@ type ThreadPerTaskExecutor struct {
 	isShut  atomic.Bool // Shutdown has been called
 	isNow   atomic.Bool // ShutdownNow has been called: a thread entering its list interrupts itself
 	term    termination
+	listed  sync.Once              // the lists are added to package thread's listings (see lister)
+	unlist  atomic.Pointer[func()] // takes them out again
 	started [shardCount]startCount // written by the submitters
 	shards  [shardCount]taskShard  // written by the tasks' threads
 }
@@ -176,12 +180,61 @@ func (e *ThreadPerTaskExecutor) start(t *thread.Thread) error {
 // task's thread calls it when it starts running; if ShutdownNow has been called, the thread
 // interrupts itself (see ThreadPerTaskExecutor).
 func (e *ThreadPerTaskExecutor) enter(t *thread.Thread, at *int32) {
+	if e.fused {
+		e.listed.Do(e.addLister)
+	}
 	sh := &e.shards[shardIndex(t)]
 	sh.mu.Lock()
 	*at = sh.ts.Add(t) + 1
 	sh.mu.Unlock()
 	if e.isNow.Load() {
 		t.Interrupt()
+	}
+}
+
+// addLister makes package thread's listings of live threads (thread.LiveThreads, DumpThreads,
+// FindDeadlocked) read the executor's lists of running tasks, which then leaves the threads of
+// its tasks out of its registry of parked virtual threads (rt.Listed): a slot of 8 bytes and a
+// lock pair per parked thread that the executor's lists already pay for. Package thread holds
+// the executor weakly, as Java's registry of thread containers does: an executor nobody refers
+// to (and none of its tasks runs: a task refers to its executor) is collected, and its lists
+// are taken out of the listings then, or when it terminates.
+func (e *ThreadPerTaskExecutor) addLister() {
+	remove := rt.AddLister(lister{weak.Make(e)})
+	e.unlist.Store(&remove)
+	runtime.AddCleanup(e, func(remove func()) { remove() }, remove)
+}
+
+// lister is an executor's lists as package thread reads them (rt.Lister).
+type lister struct {
+	e weak.Pointer[ThreadPerTaskExecutor]
+}
+
+func (l lister) Threads(yield func(t any) bool) {
+	e := l.e.Value()
+	if e == nil {
+		return
+	}
+	for i := range e.shards {
+		sh := &e.shards[i]
+		more := true
+		sh.mu.Lock()
+		sh.ts.All(func(t *thread.Thread) bool {
+			more = yield(t)
+			return more
+		})
+		sh.mu.Unlock()
+		if !more {
+			return
+		}
+	}
+}
+
+// terminated makes the executor terminated: it is shut down and its tasks have ended.
+func (e *ThreadPerTaskExecutor) terminated() {
+	e.term.signal()
+	if remove := e.unlist.Load(); remove != nil {
+		(*remove)()
 	}
 }
 
@@ -199,6 +252,9 @@ type executed struct {
 	task func()
 }
 
+// Listed implements rt.Listed: the executor lists the task's thread while the task runs.
+func (x *executed) Listed() {}
+
 // Run implements rt.Runner. A panic in the task is its thread's uncaught exception.
 func (x *executed) Run() {
 	x.e.enter(&x.th, &x.at)
@@ -213,6 +269,9 @@ type submitted[T any] struct {
 	vtask
 	f FutureTask[T]
 }
+
+// Listed implements rt.Listed: the executor lists the task's thread while the task runs.
+func (s *submitted[T]) Listed() {}
 
 // Run implements rt.Runner: FutureTask.Run, without its deferred calls, which the thread makes
 // for it (Caught, Ended).
@@ -301,7 +360,7 @@ func (e *ThreadPerTaskExecutor) taskComplete(t *thread.Thread, at *int32) {
 func (e *ThreadPerTaskExecutor) countOut(i int64) {
 	e.shards[i].ended.Add(1)
 	if e.isShut.Load() && e.count() == 0 {
-		e.term.signal()
+		e.terminated()
 	}
 }
 
@@ -321,7 +380,7 @@ func (e *ThreadPerTaskExecutor) count() int {
 // [ExecutorService.Shutdown].
 func (e *ThreadPerTaskExecutor) Shutdown() {
 	if !e.isShut.Swap(true) && e.count() == 0 {
-		e.term.signal()
+		e.terminated()
 	}
 }
 

@@ -48,7 +48,9 @@ func init() {
 //     per shard (a slab.List: chunks of slots, and a stack of the free ones), and the thread's own
 //     index (regIndex). Adding and removing are a few stores under the shard's mutex, with no
 //     hashing, no rehashing and nothing to scan, so a million parked threads cost a million slots
-//     of 8 bytes. It is for listing only.
+//     of 8 bytes. It is for listing only. A thread whose task's owner lists it anyway (a
+//     thread-per-task executor's task, rt.Listed) is not in it: liveThreads reads the owner's
+//     list (rt.Lister) instead.
 //   - A thread whose goroutine runs without a carrier (a platform thread for its whole life, a
 //     foreign goroutine from its first Current, a virtual thread while it runs unmounted) is in
 //     the goroutine-id map: that is how Current finds it. These are few, or short-lived.
@@ -145,9 +147,17 @@ type vshard struct {
 
 var vregistry [shards]vshard
 
-// registerVirtual adds t, which is about to unmount for the first time, to the registry. Only t
-// calls it, and unregisterVirtual.
+// regListed is the regIndex of a thread whose task's owner lists it (rt.Listed): not in the
+// registry, but registered all the same (firstUnmount is not called again).
+const regListed = -1
+
+// registerVirtual adds t, which is about to unmount for the first time, to the registry, unless
+// its task's owner lists it (rt.Listed). Only t calls it, and unregisterVirtual.
 func registerVirtual(t *Thread) {
+	if _, ok := t.task.(rt.Listed); ok {
+		t.regIndex = regListed
+		return
+	}
 	sh := &vregistry[t.id&(shards-1)]
 	sh.mu.Lock()
 	t.regIndex = sh.ts.Add(t) + 1
@@ -155,12 +165,53 @@ func registerVirtual(t *Thread) {
 }
 
 func unregisterVirtual(t *Thread) {
+	if t.regIndex == regListed {
+		t.regIndex = 0
+		return
+	}
 	sh := &vregistry[t.id&(shards-1)]
 	sh.mu.Lock()
 	sh.ts.Remove(t.regIndex - 1)
 	t.regIndex = 0
 	sh.mu.Unlock()
 }
+
+// The listers: the lists of threads that their tasks' owners keep (rt.Listed, rt.AddLister),
+// which liveThreads reads besides the registries.
+var (
+	listersMu sync.Mutex
+	listers   slab.List[rt.Lister]
+)
+
+func addLister(l rt.Lister) (remove func()) {
+	p := &l
+	listersMu.Lock()
+	i := listers.Add(p)
+	listersMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			listersMu.Lock()
+			listers.Remove(i)
+			listersMu.Unlock()
+		})
+	}
+}
+
+// listedThreads calls f with every thread that a lister lists.
+func listedThreads(f func(t *Thread)) {
+	listersMu.Lock()
+	defer listersMu.Unlock()
+	listers.All(func(l *rt.Lister) bool {
+		(*l).Threads(func(t any) bool {
+			f(t.(*Thread))
+			return true
+		})
+		return true
+	})
+}
+
+func init() { rt.AddLister = addLister }
 
 // mountedOn returns the virtual thread mounted on a carrier of any scheduler and running on
 // goroutine gid, or nil: how Current finds a running thread whose curCache entry another
