@@ -41,6 +41,11 @@ import (
 // submitted, then collected), and every byte it carries is allocated, cleared and scanned once
 // per task.
 //
+// The lists also serve package thread: a task of a fused executor is rt.Listed, so its thread,
+// when it first parks, is not added to package thread's registry of virtual threads (another
+// slot of 8 bytes and a lock pair per thread), and thread.LiveThreads and DumpThreads read the
+// executor's lists instead (see addLister).
+//
 // ShutdownNow interrupts the listed threads; a thread started but not yet running is not
 // listed, so ShutdownNow first sets a flag that a thread looks at after entering its list, and
 // interrupts itself if it is set: each of the two looks after it has written, so at least one of
