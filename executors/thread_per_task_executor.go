@@ -41,9 +41,9 @@ import (
 // submitted, then collected), and every byte it carries is allocated, cleared and scanned once
 // per task.
 //
-// The lists also serve package thread: a task of a fused executor is rt.Listed, so its thread,
+// The lists also serve package thread: a task of a fused executor is [rt.Listed], so its thread,
 // when it first parks, is not added to package thread's registry of virtual threads (another
-// slot of 8 bytes and a lock pair per thread), and thread.LiveThreads and DumpThreads read the
+// slot of 8 bytes and a lock pair per thread), and [thread.LiveThreads] and [thread.DumpThreads] read the
 // executor's lists instead (see addLister).
 //
 // ShutdownNow interrupts the listed threads; a thread started but not yet running is not

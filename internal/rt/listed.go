@@ -11,7 +11,7 @@ package rt
 // executors.Submit that is 8 bytes and a lock pair less per thread.
 
 // Listed is a Runner whose thread its owner lists from before the thread first unmounts until
-// the Runner is Ended, in a Lister that was added (AddLister) before that. Package thread keeps
+// the Runner is Ended, in a Lister that was added ([AddLister]) before that. Package thread keeps
 // such a thread out of its registry of virtual threads.
 type Listed interface {
 	Runner

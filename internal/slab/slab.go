@@ -3,7 +3,7 @@
 // its parked virtual threads in one (the registry), and a thread-per-task executor its running
 // tasks.
 //
-// The slots are in chunks of ChunkLen: the list grows by one chunk at a time and never copies
+// The slots are in chunks of [ChunkLen]: the list grows by one chunk at a time and never copies
 // what it holds, so a burst of a million entries leaves no garbage behind it (a slice grown by
 // append leaves every smaller array it outgrew, as much again as the last one, and the last one
 // is on average a quarter empty) and costs a slot of 8 bytes per entry, plus at most a chunk of
