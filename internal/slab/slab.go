@@ -65,14 +65,13 @@ func (c *chunks[E]) put(i int32, e E) {
 	}
 }
 
-// reset keeps only the first chunk, empty.
-func (c *chunks[E]) reset() {
-	if len(c.c) == 0 {
-		return
+// drop keeps only the first chunk. What it holds stays: elements at or past the list's new
+// length are overwritten before they are read.
+func (c *chunks[E]) drop() {
+	if len(c.c) > 1 {
+		clear(c.c[1:])
+		c.c = c.c[:1]
 	}
-	clear(c.c[1:])
-	c.c = c.c[:1]
-	c.c[0] = c.c[0][:0]
 }
 
 // Add stores p in a free slot and returns the slot's index.
@@ -96,9 +95,9 @@ func (l *List[T]) Remove(i int32) {
 	l.live--
 	if l.live == 0 {
 		// empty: start again from the front, giving back the chunks of a burst (the slots are
-		// all nil: whatever the first chunk keeps past its length points nowhere)
-		l.slots.reset()
-		l.free.reset()
+		// all nil, so the first chunk's keep pointing nowhere)
+		l.slots.drop()
+		l.free.drop()
 		l.n, l.nfree = 0, 0
 		return
 	}
