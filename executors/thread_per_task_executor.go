@@ -21,7 +21,7 @@ import (
 //
 // What a task costs. When the factory is one of package thread's virtual-thread factories (as for
 // [NewVirtualThreadPerTaskExecutor]), the thread, the task's bookkeeping here and, for Submit, its
-// [FutureTask] are one allocation (160 bytes for a one-word result): the executor asks package
+// [FutureTask] are one allocation (144 bytes for a one-word result): the executor asks package
 // thread to make the thread inside it ([rt.NewVirtual]), with the task object itself as the
 // thread's task, so no closure wraps the task, and the thread catches the task's panic and Goexit
 // for the future ([rt.Catcher]) in the deferred call it has anyway, so nothing adds a frame under
@@ -289,7 +289,7 @@ func (s *submitted[T]) Run() {
 	if f.state.Load() != stNew { // cancelled between the check and the runner CAS
 		return
 	}
-	if v, err := f.task(); err != nil {
+	if v, err := f.taskFn()(); err != nil {
 		f.setException(err)
 	} else {
 		f.set(v)
@@ -328,7 +328,8 @@ func submit[T any](e *ThreadPerTaskExecutor, task func() (T, error)) (Future[T],
 		return nil, e.rejected(nil)
 	}
 	s := &submitted[T]{}
-	s.f.task, s.e = task, e
+	s.f.setTask(task)
+	s.e = e
 	rt.NewVirtual(e.factory, &s.th, s)
 	if err := e.start(&s.th); err != nil {
 		return nil, err
