@@ -280,19 +280,21 @@ func (s *submitted[T]) Listed() {}
 
 // Run implements rt.Runner: FutureTask.Run, without its deferred calls, which the thread makes
 // for it (Caught, Ended).
+//
+// Its frame is under every parked task (see thread's park.go on the parked stack): nothing but
+// s lives across the task's call, and the future is found again from s after it.
 func (s *submitted[T]) Run() {
-	f := &s.f
-	s.e.enter(&s.th, &f.at)
-	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, &s.th) {
+	s.e.enter(&s.th, &s.f.at)
+	if s.f.state.Load() != stNew || !s.f.runner.CompareAndSwap(nil, &s.th) {
 		return
 	}
-	if f.state.Load() != stNew { // cancelled between the check and the runner CAS
+	if s.f.state.Load() != stNew { // cancelled between the check and the runner CAS
 		return
 	}
-	if v, err := f.taskFn()(); err != nil {
-		f.setException(err)
+	if v, err := s.f.taskFn()(); err != nil {
+		s.f.setException(err)
 	} else {
-		f.set(v)
+		s.f.set(v)
 	}
 }
 
