@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/loomgo/loom/thread"
 )
@@ -41,13 +42,36 @@ type FutureTask[T any] struct {
 	_ noCopy
 
 	state   atomic.Int32
-	at      int32 // Submit to a virtual thread-per-task executor: 1 + the task's index in its list
-	task    func() (T, error)
+	at      int32                         // Submit to a virtual thread-per-task executor: 1 + its index in its list
+	job     unsafe.Pointer                // the task, then the failure: see taskFn and failure
 	runner  atomic.Pointer[thread.Thread] // the thread in Run, for Cancel(true)
 	result  T                             // written before the state becomes stNormal
-	err     error                         // written before the state becomes stExceptional
 	waiters atomic.Pointer[waitNode]      // Treiber stack of waiting threads, and the done hook
 }
+
+// The task and the failure share a word (job), as Java's FutureTask keeps its result and its
+// exception in one field: the task (a func() (T, error), which is a pointer to its closure) is
+// read only by the thread that runs it, while the future is new; the failure (a pointer to the
+// error) is written by that thread, once, when it completes the future exceptionally, and read
+// only by those who have seen the exceptional state. Nobody needs the task once the future is
+// done, so nobody reads the word as the task after it has become the failure. The failure costs
+// an allocation of 16 bytes; the word saves 16 bytes in every FutureTask (task and error were
+// three words), so that a task submitted to a virtual thread-per-task executor (its thread, its
+// executor's link and its FutureTask[int], one allocation) is 144 bytes instead of 160, a size
+// class less for every Submit.
+
+// setTask makes task the future's task; only a constructor calls it, before the future is shared.
+func (f *FutureTask[T]) setTask(task func() (T, error)) {
+	f.job = *(*unsafe.Pointer)(unsafe.Pointer(&task))
+}
+
+// taskFn returns the task; only the thread running it calls it, while the future is new.
+func (f *FutureTask[T]) taskFn() func() (T, error) {
+	return *(*func() (T, error))(unsafe.Pointer(&f.job))
+}
+
+// failure returns the error of a future in state stExceptional.
+func (f *FutureTask[T]) failure() error { return *(*error)(f.job) }
 
 // waitNode is a thread waiting in Get, as FutureTask.WaitNode, or the future's done hook (see
 // whenDone). A waiter's node whose thread is nil is cancelled (its waiter timed out or was
@@ -70,7 +94,9 @@ func NewFutureTask[T any](task func() (T, error)) *FutureTask[T] {
 	if task == nil {
 		panic(nilArg("task"))
 	}
-	return &FutureTask[T]{task: task}
+	f := &FutureTask[T]{}
+	f.setTask(task)
+	return f
 }
 
 // NewFutureTaskRunnable returns a [FutureTask] that will, when run, call task and then complete
@@ -80,7 +106,9 @@ func NewFutureTaskRunnable[T any](task func(), result T) *FutureTask[T] {
 	if task == nil {
 		panic(nilArg("task"))
 	}
-	return &FutureTask[T]{task: func() (T, error) { task(); return result, nil }}
+	f := &FutureTask[T]{}
+	f.setTask(func() (T, error) { task(); return result, nil })
+	return f
 }
 
 // Run computes the task on the calling thread and completes the future with its outcome: the
@@ -140,7 +168,7 @@ func (f *FutureTask[T]) afterRun() {
 // future is failed with ErrGoexit from a deferred call, because nothing after the task runs on
 // this goroutine.
 func (f *FutureTask[T]) call() (T, error) {
-	return protect(f.task, func() { f.setException(ErrGoexit) })
+	return protect(f.taskFn(), func() { f.setException(ErrGoexit) })
 }
 
 func (f *FutureTask[T]) set(v T) {
@@ -153,7 +181,7 @@ func (f *FutureTask[T]) set(v T) {
 
 func (f *FutureTask[T]) setException(err error) {
 	if f.state.CompareAndSwap(stNew, stCompleting) {
-		f.err = err
+		f.job = unsafe.Pointer(&err)
 		f.state.Store(stExceptional)
 		f.finishCompletion()
 	}
@@ -266,7 +294,7 @@ func (f *FutureTask[T]) report(s int32) (T, error) {
 	case stNormal:
 		return f.result, nil
 	case stExceptional:
-		return zero, &ExecutionError{Cause: f.err}
+		return zero, &ExecutionError{Cause: f.failure()}
 	default:
 		return zero, ErrCancelled
 	}
@@ -425,7 +453,14 @@ func resultNow[T any](st int32, v *T) T {
 // ExceptionNow returns the cause of a failed future; see [Future.ExceptionNow]. The panic messages
 // are Java's: "task has not completed", "task completed with a result", "task was cancelled". It
 // ports Future.exceptionNow().
-func (f *FutureTask[T]) ExceptionNow() error { return exceptionNow(f.settled(), &f.err) }
+func (f *FutureTask[T]) ExceptionNow() error {
+	st := f.settled()
+	var err error
+	if st == stExceptional {
+		err = f.failure()
+	}
+	return exceptionNow(st, &err)
+}
 
 // exceptionNow implements ExceptionNow for a future settled in state st; *err is read only in
 // state stExceptional.
@@ -450,7 +485,7 @@ func (f *FutureTask[T]) String() string {
 	case stNormal:
 		return "FutureTask[Completed normally]"
 	case stExceptional:
-		return fmt.Sprintf("FutureTask[Completed exceptionally: %v]", f.err)
+		return fmt.Sprintf("FutureTask[Completed exceptionally: %v]", f.failure())
 	case stNew:
 		return "FutureTask[Not completed]"
 	default:

@@ -139,7 +139,7 @@ func invokeAny[T any](es ExecutorService, tasks []func() (T, error), d time.Dura
 		case stNormal:
 			return f.result, nil
 		case stExceptional:
-			last = &ExecutionError{Cause: f.err}
+			last = &ExecutionError{Cause: f.failure()}
 		default:
 			last = &ExecutionError{Cause: ErrCancelled}
 		}

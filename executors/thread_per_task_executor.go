@@ -2,11 +2,14 @@ package executors
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/internal/slab"
 	"github.com/loomgo/loom/thread"
 )
 
@@ -18,7 +21,7 @@ import (
 //
 // What a task costs. When the factory is one of package thread's virtual-thread factories (as for
 // [NewVirtualThreadPerTaskExecutor]), the thread, the task's bookkeeping here and, for Submit, its
-// [FutureTask] are one allocation (160 bytes for a one-word result): the executor asks package
+// [FutureTask] are one allocation (144 bytes for a one-word result): the executor asks package
 // thread to make the thread inside it ([rt.NewVirtual]), with the task object itself as the
 // thread's task, so no closure wraps the task, and the thread catches the task's panic and Goexit
 // for the future ([rt.Catcher]) in the deferred call it has anyway, so nothing adds a frame under
@@ -30,13 +33,18 @@ import (
 // shard's list of running tasks (under the shard's mutex) and leaves it at its end, adding one
 // to the shard's count of ended tasks: the list is the carriers' business, and its cache lines
 // stay with them rather than moving to the submitter's core and back with every task. A list is
-// a slab of thread pointers with a free list of indexes, as package thread's registry of virtual
-// threads; each task keeps its index (for Submit, in the padding beside its future's state
+// a slab of thread pointers in chunks with a stack of free indexes (internal/slab), as package
+// thread's registry of virtual threads; each task keeps its index (for Submit, in the padding beside its future's state
 // word), so that its end clears its own slot without touching any other task. The bookkeeping
 // thus costs 8 bytes per running task (12 while its slot is free), in the executor, and nothing
 // in a task that has ended: a future outlives its task, often by far (a million futures
 // submitted, then collected), and every byte it carries is allocated, cleared and scanned once
 // per task.
+//
+// The lists also serve package thread: a task of a fused executor is [rt.Listed], so its thread,
+// when it first parks, is not added to package thread's registry of virtual threads (another
+// slot of 8 bytes and a lock pair per thread), and [thread.LiveThreads] and [thread.DumpThreads] read the
+// executor's lists instead (see addLister).
 //
 // ShutdownNow interrupts the listed threads; a thread started but not yet running is not
 // listed, so ShutdownNow first sets a flag that a thread looks at after entering its list, and
@@ -69,6 +77,8 @@ type ThreadPerTaskExecutor struct {
 	isShut  atomic.Bool // Shutdown has been called
 	isNow   atomic.Bool // ShutdownNow has been called: a thread entering its list interrupts itself
 	term    termination
+	listed  sync.Once              // the lists are added to package thread's listings (see lister)
+	unlist  atomic.Pointer[func()] // takes them out again
 	started [shardCount]startCount // written by the submitters
 	shards  [shardCount]taskShard  // written by the tasks' threads
 }
@@ -85,8 +95,7 @@ type startCount struct {
 // have ended (or were started and then rejected).
 type taskShard struct {
 	mu    sync.Mutex
-	ts    []*thread.Thread // nil where free
-	free  []int32          // free indexes of ts
+	ts    slab.List[thread.Thread]
 	ended atomic.Int64
 }
 
@@ -176,20 +185,61 @@ func (e *ThreadPerTaskExecutor) start(t *thread.Thread) error {
 // task's thread calls it when it starts running; if ShutdownNow has been called, the thread
 // interrupts itself (see ThreadPerTaskExecutor).
 func (e *ThreadPerTaskExecutor) enter(t *thread.Thread, at *int32) {
+	if e.fused {
+		e.listed.Do(e.addLister)
+	}
 	sh := &e.shards[shardIndex(t)]
 	sh.mu.Lock()
-	if n := len(sh.free); n > 0 {
-		i := sh.free[n-1]
-		sh.free = sh.free[:n-1]
-		sh.ts[i] = t
-		*at = i + 1
-	} else {
-		sh.ts = append(sh.ts, t)
-		*at = int32(len(sh.ts))
-	}
+	*at = sh.ts.Add(t) + 1
 	sh.mu.Unlock()
 	if e.isNow.Load() {
 		t.Interrupt()
+	}
+}
+
+// addLister makes package thread's listings of live threads (thread.LiveThreads, DumpThreads,
+// FindDeadlocked) read the executor's lists of running tasks, which then leaves the threads of
+// its tasks out of its registry of parked virtual threads (rt.Listed): a slot of 8 bytes and a
+// lock pair per parked thread that the executor's lists already pay for. Package thread holds
+// the executor weakly, as Java's registry of thread containers does: an executor nobody refers
+// to (and none of its tasks runs: a task refers to its executor) is collected, and its lists
+// are taken out of the listings then, or when it terminates.
+func (e *ThreadPerTaskExecutor) addLister() {
+	remove := rt.AddLister(lister{weak.Make(e)})
+	e.unlist.Store(&remove)
+	runtime.AddCleanup(e, func(remove func()) { remove() }, remove)
+}
+
+// lister is an executor's lists as package thread reads them (rt.Lister).
+type lister struct {
+	e weak.Pointer[ThreadPerTaskExecutor]
+}
+
+func (l lister) Threads(yield func(t any) bool) {
+	e := l.e.Value()
+	if e == nil {
+		return
+	}
+	for i := range e.shards {
+		sh := &e.shards[i]
+		more := true
+		sh.mu.Lock()
+		sh.ts.All(func(t *thread.Thread) bool {
+			more = yield(t)
+			return more
+		})
+		sh.mu.Unlock()
+		if !more {
+			return
+		}
+	}
+}
+
+// terminated makes the executor terminated: it is shut down and its tasks have ended.
+func (e *ThreadPerTaskExecutor) terminated() {
+	e.term.signal()
+	if remove := e.unlist.Load(); remove != nil {
+		(*remove)()
 	}
 }
 
@@ -207,6 +257,9 @@ type executed struct {
 	task func()
 }
 
+// Listed implements rt.Listed: the executor lists the task's thread while the task runs.
+func (x *executed) Listed() {}
+
 // Run implements rt.Runner. A panic in the task is its thread's uncaught exception.
 func (x *executed) Run() {
 	x.e.enter(&x.th, &x.at)
@@ -222,21 +275,26 @@ type submitted[T any] struct {
 	f FutureTask[T]
 }
 
+// Listed implements rt.Listed: the executor lists the task's thread while the task runs.
+func (s *submitted[T]) Listed() {}
+
 // Run implements rt.Runner: FutureTask.Run, without its deferred calls, which the thread makes
 // for it (Caught, Ended).
+//
+// Its frame is under every parked task (see thread's park.go on the parked stack): nothing but
+// s lives across the task's call, and the future is found again from s after it.
 func (s *submitted[T]) Run() {
-	f := &s.f
-	s.e.enter(&s.th, &f.at)
-	if f.state.Load() != stNew || !f.runner.CompareAndSwap(nil, &s.th) {
+	s.e.enter(&s.th, &s.f.at)
+	if s.f.state.Load() != stNew || !s.f.runner.CompareAndSwap(nil, &s.th) {
 		return
 	}
-	if f.state.Load() != stNew { // cancelled between the check and the runner CAS
+	if s.f.state.Load() != stNew { // cancelled between the check and the runner CAS
 		return
 	}
-	if v, err := f.task(); err != nil {
-		f.setException(err)
+	if v, err := s.f.taskFn()(); err != nil {
+		s.f.setException(err)
 	} else {
-		f.set(v)
+		s.f.set(v)
 	}
 }
 
@@ -272,7 +330,8 @@ func submit[T any](e *ThreadPerTaskExecutor, task func() (T, error)) (Future[T],
 		return nil, e.rejected(nil)
 	}
 	s := &submitted[T]{}
-	s.f.task, s.e = task, e
+	s.f.setTask(task)
+	s.e = e
 	rt.NewVirtual(e.factory, &s.th, s)
 	if err := e.start(&s.th); err != nil {
 		return nil, err
@@ -295,15 +354,7 @@ func (e *ThreadPerTaskExecutor) taskComplete(t *thread.Thread, at *int32) {
 	sh.mu.Lock()
 	if j := *at - 1; j >= 0 {
 		*at = 0
-		sh.ts[j] = nil
-		if len(sh.free)+1 == len(sh.ts) {
-			sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
-			if cap(sh.ts) > 1024 {
-				sh.ts, sh.free = nil, nil // give back the memory of a burst
-			}
-		} else {
-			sh.free = append(sh.free, j)
-		}
+		sh.ts.Remove(j)
 	}
 	sh.mu.Unlock()
 	e.countOut(i)
@@ -317,7 +368,7 @@ func (e *ThreadPerTaskExecutor) taskComplete(t *thread.Thread, at *int32) {
 func (e *ThreadPerTaskExecutor) countOut(i int64) {
 	e.shards[i].ended.Add(1)
 	if e.isShut.Load() && e.count() == 0 {
-		e.term.signal()
+		e.terminated()
 	}
 }
 
@@ -337,7 +388,7 @@ func (e *ThreadPerTaskExecutor) count() int {
 // [ExecutorService.Shutdown].
 func (e *ThreadPerTaskExecutor) Shutdown() {
 	if !e.isShut.Swap(true) && e.count() == 0 {
-		e.term.signal()
+		e.terminated()
 	}
 }
 
@@ -350,11 +401,10 @@ func (e *ThreadPerTaskExecutor) ShutdownNow() []func() {
 	for i := range e.shards {
 		sh := &e.shards[i]
 		sh.mu.Lock()
-		for _, t := range sh.ts {
-			if t != nil {
-				ts = append(ts, t)
-			}
-		}
+		sh.ts.All(func(t *thread.Thread) bool {
+			ts = append(ts, t)
+			return true
+		})
 		sh.mu.Unlock()
 	}
 	for _, t := range ts {

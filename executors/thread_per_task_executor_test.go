@@ -591,3 +591,66 @@ func TestShutdownNowInterruptsTasksNotYetRunning(t *testing.T) {
 		t.Fatalf("%d of %d Execute tasks found their interrupt", got, n)
 	}
 }
+
+// TestParkedTasksAreLiveThreads: the threads of a virtual thread-per-task executor's tasks, which
+// package thread leaves out of its registry of parked virtual threads (the executor lists them),
+// are listed by thread.LiveThreads and dumped by thread.DumpThreads while they park, whether
+// started by Submit or Execute, and are gone from both once they have ended.
+func TestParkedTasksAreLiveThreads(t *testing.T) {
+	es := executors.NewVirtualThreadPerTaskExecutor()
+	const n = 40
+	var mu sync.Mutex
+	var ts []*thread.Thread
+	var parked sync.WaitGroup
+	release := make(chan struct{})
+	task := func() {
+		mu.Lock()
+		ts = append(ts, thread.Current())
+		mu.Unlock()
+		parked.Done()
+		for {
+			select {
+			case <-release:
+				return
+			default:
+				thread.ParkNanos(time.Millisecond)
+			}
+		}
+	}
+	parked.Add(n)
+	for i := range n {
+		if i%2 == 0 {
+			if _, err := executors.Submit(es, func() (int, error) { task(); return i, nil }); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := es.Execute(task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parked.Wait()
+	live := map[*thread.Thread]bool{}
+	for _, th := range thread.LiveThreads() {
+		live[th] = true
+	}
+	var dump strings.Builder
+	if err := thread.DumpThreads(&dump, thread.DumpText); err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range ts {
+		if !live[th] {
+			t.Errorf("LiveThreads misses %v, a task's thread", th)
+		}
+		if id := "#" + strconv.FormatInt(th.ThreadID(), 10) + " \""; !strings.Contains(dump.String(), id) {
+			t.Errorf("DumpThreads misses %v, a task's thread", th)
+		}
+	}
+	close(release)
+	es.Close()
+	for _, th := range thread.LiveThreads() {
+		for _, x := range ts {
+			if th == x {
+				t.Errorf("LiveThreads lists %v after it ended", th)
+			}
+		}
+	}
+}

@@ -27,8 +27,8 @@ func LiveThreads() []*Thread {
 	return liveThreads()
 }
 
-// liveThreads is LiveThreads without the sweep: the threads in both registries and those mounted
-// on a carrier (see registry.go), each once.
+// liveThreads is LiveThreads without the sweep: the threads in both registries, those their
+// tasks' owners list (rt.Lister) and those mounted on a carrier (see registry.go), each once.
 func liveThreads() []*Thread {
 	var ts []*Thread
 	for i := range registry {
@@ -44,13 +44,19 @@ func liveThreads() []*Thread {
 	for i := range vregistry {
 		sh := &vregistry[i]
 		sh.mu.Lock()
-		for _, t := range sh.ts {
-			if t != nil && t.alive() {
+		sh.ts.All(func(t *Thread) bool {
+			if t.alive() {
 				ts = append(ts, t)
 			}
-		}
+			return true
+		})
 		sh.mu.Unlock()
 	}
+	listedThreads(func(t *Thread) {
+		if t.alive() {
+			ts = append(ts, t)
+		}
+	})
 	forEachScheduler(func(s *Scheduler) bool {
 		for _, m := range s.pool.Mounts() {
 			if t := (*Thread)(m.Cur); t != nil && t.alive() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/loomgo/loom/internal/carrier"
 	"github.com/loomgo/loom/internal/rt"
+	"github.com/loomgo/loom/internal/slab"
 )
 
 // Goroutine identity.
@@ -44,9 +45,12 @@ func init() {
 //     never parks is in no registry at all: it costs two stores per mount.
 //   - A virtual thread that has unmounted once (parked, yielded, or run unmounted in Blocking or an
 //     I/O park) is in the registry of virtual threads from then until it ends: a slab of pointers
-//     per shard, a free list of indexes, and the thread's own index (regIndex). Adding and removing
-//     are a few stores under the shard's mutex, with no hashing, no rehashing and nothing to
-//     scan, so a million parked threads cost a million slots of 8 bytes. It is for listing only.
+//     per shard (a slab.List: chunks of slots, and a stack of the free ones), and the thread's own
+//     index (regIndex). Adding and removing are a few stores under the shard's mutex, with no
+//     hashing, no rehashing and nothing to scan, so a million parked threads cost a million slots
+//     of 8 bytes. It is for listing only. A thread whose task's owner lists it anyway (a
+//     thread-per-task executor's task, rt.Listed) is not in it: liveThreads reads the owner's
+//     list (rt.Lister) instead.
 //   - A thread whose goroutine runs without a carrier (a platform thread for its whole life, a
 //     foreign goroutine from its first Current, a virtual thread while it runs unmounted) is in
 //     the goroutine-id map: that is how Current finds it. These are few, or short-lived.
@@ -102,9 +106,6 @@ var (
 func init() {
 	for i := range registry {
 		registry[i].m = make(map[int64]*Thread)
-		// registerVirtual appends deep in a parking thread's stack, where growing the slab
-		// takes the runtime's malloc deep too (see park.go): start with room
-		vregistry[i].ts = make([]*Thread, 0, 64)
 	}
 	foreignLimit.Store(1024)
 }
@@ -135,50 +136,82 @@ func lookup(gid int64) *Thread {
 	return t
 }
 
-// The registry of virtual threads that have unmounted at least once.
+// The registry of virtual threads that have unmounted at least once: a slab.List per shard (in
+// chunks, so that a burst of parked threads costs 8 bytes each and leaves no garbage of outgrown
+// arrays behind).
 type vshard struct {
-	mu   carrier.Lock // taken deep in a parking thread's stack: see carrier.Lock
-	ts   []*Thread    // nil where free
-	free []int32      // free indexes of ts
-	_    [16]byte
+	mu carrier.Lock // taken deep in a parking thread's stack: see carrier.Lock
+	ts slab.List[Thread]
+	_  [8]byte
 }
 
 var vregistry [shards]vshard
 
-// registerVirtual adds t, which is about to unmount for the first time, to the registry. Only t
-// calls it, and unregisterVirtual.
+// regListed is the regIndex of a thread whose task's owner lists it (rt.Listed): not in the
+// registry, but registered all the same (firstUnmount is not called again).
+const regListed = -1
+
+// registerVirtual adds t, which is about to unmount for the first time, to the registry, unless
+// its task's owner lists it (rt.Listed). Only t calls it, and unregisterVirtual.
 func registerVirtual(t *Thread) {
+	if _, ok := t.task.(rt.Listed); ok {
+		t.regIndex = regListed
+		return
+	}
 	sh := &vregistry[t.id&(shards-1)]
 	sh.mu.Lock()
-	var i int32
-	if n := len(sh.free); n > 0 {
-		i = sh.free[n-1]
-		sh.free = sh.free[:n-1]
-		sh.ts[i] = t
-	} else {
-		i = int32(len(sh.ts))
-		sh.ts = append(sh.ts, t)
-	}
-	t.regIndex = i + 1
+	t.regIndex = sh.ts.Add(t) + 1
 	sh.mu.Unlock()
 }
 
 func unregisterVirtual(t *Thread) {
+	if t.regIndex == regListed {
+		t.regIndex = 0
+		return
+	}
 	sh := &vregistry[t.id&(shards-1)]
 	sh.mu.Lock()
-	i := t.regIndex - 1
+	sh.ts.Remove(t.regIndex - 1)
 	t.regIndex = 0
-	sh.ts[i] = nil
-	if len(sh.free)+1 == len(sh.ts) {
-		sh.ts, sh.free = sh.ts[:0], sh.free[:0] // empty: start again from the front
-		if cap(sh.ts) > 1024 {
-			sh.ts, sh.free = make([]*Thread, 0, 64), nil // give back the memory of a burst
-		}
-	} else {
-		sh.free = append(sh.free, i)
-	}
 	sh.mu.Unlock()
 }
+
+// The listers: the lists of threads that their tasks' owners keep (rt.Listed, rt.AddLister),
+// which liveThreads reads besides the registries.
+var (
+	listersMu sync.Mutex
+	listers   slab.List[rt.Lister]
+)
+
+func addLister(l rt.Lister) (remove func()) {
+	p := &l
+	listersMu.Lock()
+	i := listers.Add(p)
+	listersMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			listersMu.Lock()
+			listers.Remove(i)
+			listersMu.Unlock()
+		})
+	}
+}
+
+// listedThreads calls f with every thread that a lister lists.
+func listedThreads(f func(t *Thread)) {
+	listersMu.Lock()
+	defer listersMu.Unlock()
+	listers.All(func(l *rt.Lister) bool {
+		(*l).Threads(func(t any) bool {
+			f(t.(*Thread))
+			return true
+		})
+		return true
+	})
+}
+
+func init() { rt.AddLister = addLister }
 
 // mountedOn returns the virtual thread mounted on a carrier of any scheduler and running on
 // goroutine gid, or nil: how Current finds a running thread whose curCache entry another
