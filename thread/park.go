@@ -49,8 +49,8 @@ import (
 // this package, with one deferred call for panics and Goexit), which takes newTask.Carry out from
 // under every parked thread (7 frames -> 6 for a sleeper submitted to an executor). It bought
 // nothing measurable: a full collection with 100,000 sleepers parked (runtime.GC, medians of 9,
-// 5 pairs of builds alternating) 149 [148-157] ms before, 153 [142-157] after, ~1.5 us per
-// parked goroutine whatever its frames; loom bench, 100,000 x Sleep(1s), 5 pairs: 1.09 -> 1.12
+// 5 pairs of builds alternating) 149 [148-157] ms before, 153 [142-157] after, ~1.5 µs per
+// parked goroutine whatever its frames; loom bench, 100,000 × Sleep(1s), 5 pairs: 1.09 -> 1.12
 // (noise). What a collection pays per parked goroutine is the goroutine, not its frames.
 
 const (
