@@ -60,7 +60,26 @@ type timerQueue struct {
 
 	n     atomic.Int64 // heap.n + fifo.n, for dropped
 	stale atomic.Int64 // entries whose park ended before their deadline (see above)
+
+	rounds int // times the goroutine went to sleep with entries left (written by it alone; for tests)
 }
+
+// burstWindow is the least the queue's goroutine sleeps after a round that resumed threads (it
+// still wakes at once for an earlier deadline: poke). A burst of sleepers has deadlines as close
+// together as their starts, ~1.5 µs apart for 100,000 started at once, and the goroutine woke for
+// nearly each: 40,000-48,000 rounds (a timer reset, a park, a firing, a switch) for 100,000
+// threads, 2-2.5 each, ~18% of the wake phase's CPU. With the window a round takes what fell due
+// in the last 50 µs. A lone deadline, or one more than the window after the last round, is not
+// delayed; a deadline inside a burst is delayed by less than the window, which is Linux's default
+// timer slack for a thread (50 µs), and a sleep is never shortened.
+//
+// Measured (engine18; a probe of 100,000 × Sleep(1s) through an executor, 4 runs of 5 batches
+// for each build, alternating, medians of 20): CPU of the wake phase 359 -> 325 ms (goroutines:
+// 145), median lateness of a wake 10.7 -> 3.1 ms, p90 21.6 -> 11.9 ms. loom bench, 5 pairs of
+// builds alternating: 100,000 × Sleep(1s) 1.12 [1.05-1.14] -> 1.11 [1.06-1.17], loom's batch 1250
+// -> 1233 ms; 100,000 × Sleep(100ms) 1.65 [1.07-1.74] -> 1.46 [1.36-1.66], 334 -> 293 ms.
+// TestTimerQueueServesABurstInBatches: 2,000 deadlines 500 ns apart took 1,324 rounds without it.
+const burstWindow = int64(50 * time.Microsecond)
 
 const maxBatch = 256
 
@@ -403,6 +422,10 @@ func (q *timerQueue) run() {
 		}
 		if len(due) == maxBatch {
 			continue // more may be due
+		}
+		q.rounds++
+		if len(due) > 0 && next < now+burstWindow {
+			next = now + burstWindow // in a burst: wake for a batch, not for each deadline
 		}
 		timer.Reset(time.Duration(next - nanotime()))
 		select {
