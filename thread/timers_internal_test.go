@@ -30,10 +30,7 @@ func TestTimerQueueHeapMatchesModel(t *testing.T) {
 					break
 				}
 			} else {
-				th := &Thread{kind: kindPlatform}
-				th.parker = newParker()
-				parked := uint64(1)<<seqShift | phaseParked
-				th.park.Store(parked)
+				th, parked := parkedForTimer()
 				when := far + r.Int64N(int64(time.Hour))
 				q.add(th, when, parked)
 				model[th] = when
@@ -95,11 +92,7 @@ func TestTimerQueueFiresDueEntries(t *testing.T) {
 	ths := make([]*Thread, n)
 	now := nanotime()
 	for i := range ths {
-		th := &Thread{kind: kindPlatform}
-		th.parker = newParker()
-		parked := uint64(1)<<seqShift | phaseParked
-		th.park.Store(parked)
-		th.parker.woken.Store(0)
+		th, parked := parkedForTimer()
 		ths[i] = th
 		q.add(th, now+int64(time.Duration(i%20)*time.Millisecond), parked)
 	}
@@ -206,10 +199,7 @@ func TestTimerQueueFIFOAndHeapPopInDeadlineOrder(t *testing.T) {
 			if r.IntN(8) == 0 {
 				w -= r.Int64N(50_000) // computed before another thread's, added after it
 			}
-			th := &Thread{kind: kindPlatform}
-			th.parker = newParker()
-			parked := uint64(1)<<seqShift | phaseParked
-			th.park.Store(parked)
+			th, parked := parkedForTimer()
 			q.add(th, w, parked)
 			model = append(model, w)
 			live++
@@ -307,10 +297,7 @@ func TestTimerQueueSmallStaleHeapEndsItsGoroutine(t *testing.T) {
 	far := nanotime() + int64(time.Hour)
 	var threads []*Thread
 	for range 3 {
-		th := &Thread{kind: kindPlatform}
-		th.parker = newParker()
-		parked := uint64(1)<<seqShift | phaseParked
-		th.park.Store(parked)
+		th, parked := parkedForTimer()
 		q.add(th, far, parked)
 		threads = append(threads, th)
 	}
@@ -384,11 +371,7 @@ func TestTimerQueueServesABurstInBatches(t *testing.T) {
 	ths := make([]*Thread, n)
 	start := nanotime() + int64(100*time.Millisecond) // after every add, also on a loaded machine
 	for i := range ths {
-		th := &Thread{kind: kindPlatform}
-		th.parker = newParker()
-		parked := uint64(1)<<seqShift | phaseParked
-		th.park.Store(parked)
-		th.parker.woken.Store(0)
+		th, parked := parkedForTimer()
 		ths[i] = th
 		q.add(th, start+int64(i)*int64(spacing), parked)
 	}
@@ -403,4 +386,14 @@ func TestTimerQueueServesABurstInBatches(t *testing.T) {
 	if max := int(time.Duration(n)*spacing/time.Duration(burstWindow)) * 2; q.rounds > max {
 		t.Errorf("%d rounds for %d deadlines %v apart, want at most %d", q.rounds, n, spacing, max)
 	}
+}
+
+// parkedForTimer returns a platform thread parked (as far as a timer queue can tell) in the
+// first park of its sequence, and that park's word, for q.add.
+func parkedForTimer() (*Thread, uint64) {
+	th := &Thread{kind: kindPlatform}
+	th.parker = newParker()
+	parked := uint64(1)<<seqShift | phaseParked
+	th.park.Store(parked)
+	return th, parked
 }
