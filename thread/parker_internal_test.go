@@ -1,6 +1,7 @@
 package thread
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/loomgo/loom/internal/carrier"
@@ -12,6 +13,9 @@ func TestEndedThreadsGiveTheirParkersForReuse(t *testing.T) {
 	if raceInternal {
 		t.Skip("under the race detector a sync.Pool drops a share of what it is given")
 	}
+	// One P: a sync.Pool keeps the last parker a P was given where only that P's Gets find it,
+	// so the threads' ends and this test's Gets must share it.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for parkers.Get() != nil { // whatever other tests left
 	}
 	s := NewScheduler(SchedulerOptions{Parallelism: 1})
