@@ -174,6 +174,11 @@ func (f *FutureTask[T]) call() (T, error) {
 func (f *FutureTask[T]) set(v T) {
 	if f.state.CompareAndSwap(stNew, stCompleting) {
 		f.result = v
+		// The task is not needed any more (Java's FutureTask drops its callable too): a future
+		// kept until its Get no longer keeps the task's closure, nor a pointer for every
+		// collection to follow meanwhile. (The word is read as the task only by the runner,
+		// before this; as the failure only in the exceptional state.)
+		f.job = nil
 		f.state.Store(stNormal)
 		f.finishCompletion()
 	}

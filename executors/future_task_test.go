@@ -2,10 +2,12 @@ package executors_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/loomgo/loom/executors"
 	"github.com/loomgo/loom/thread"
@@ -324,4 +326,46 @@ func TestCompletedWithZeroResultIsSuccess(t *testing.T) {
 	if f.State() != executors.Success || f.ResultNow() != nil {
 		t.Fatalf("state %v", f.State())
 	}
+}
+
+// A future that completed normally no longer holds its task, as Java's FutureTask drops its
+// callable: what the task's closure captured can be collected while the future is kept for its
+// result. (A failed one keeps only its error; a periodic task keeps its task to run again.)
+func TestDoneFutureDropsItsTask(t *testing.T) {
+	for _, via := range []string{"Run", "Submit"} {
+		t.Run(via, func(t *testing.T) {
+			w, task := bigTask()
+			var f executors.Future[int]
+			switch via {
+			case "Run":
+				ft := executors.NewFutureTask(task)
+				ft.Run()
+				f = ft
+			case "Submit":
+				es := executors.NewVirtualThreadPerTaskExecutor()
+				var err error
+				if f, err = executors.Submit(es, task); err != nil {
+					t.Fatal(err)
+				}
+				es.Close()
+			}
+			task = nil
+			if v, err := f.Get(); v != 42 || err != nil {
+				t.Fatalf("Get = %d, %v; want 42, nil", v, err)
+			}
+			runtime.GC()
+			runtime.GC()
+			if w.Value() != nil {
+				t.Error("the done future still holds what its task captured")
+			}
+			runtime.KeepAlive(f)
+		})
+	}
+}
+
+// bigTask returns a task whose closure holds a large array, and a weak pointer to the array.
+func bigTask() (weak.Pointer[[1 << 16]byte], func() (int, error)) {
+	big := new([1 << 16]byte)
+	big[0] = 42
+	return weak.Make(big), func() (int, error) { return int(big[0]), nil }
 }
