@@ -95,21 +95,7 @@ func TestJoinTableEntries(t *testing.T) {
 func TestJoinTableShardShrinksAfterBurst(t *testing.T) {
 	const n = 1100 // joined threads in one shard at once: over dropEntry's 1024
 	var release atomic.Bool
-	var targets []*Thread
-	shard := -1
-	for len(targets) < n {
-		th := OfVirtual().Unstarted(func() {
-			for !release.Load() {
-				Park()
-			}
-		})
-		if shard < 0 {
-			shard = int(th.id & (shards - 1))
-		}
-		if int(th.id&(shards-1)) == shard {
-			targets = append(targets, th)
-		}
-	}
+	targets, shard := unstartedInOneShard(n, &release, func(int) bool { return true })
 	sh := &joinTable[shard]
 	entries := func() int {
 		sh.mu.Lock()
@@ -156,21 +142,9 @@ func TestJoinTableShardShrinksAfterBurst(t *testing.T) {
 func TestJoinTableFewThenMap(t *testing.T) {
 	const n = fewJoins + 2
 	var release atomic.Bool
-	var targets []*Thread
-	shard := -1
-	for len(targets) < n {
-		th := OfVirtual().Unstarted(func() {
-			for !release.Load() {
-				Park()
-			}
-		})
-		if shard < 0 && freePairs(&joinTable[th.id&(shards-1)]) == fewJoins {
-			shard = int(th.id & (shards - 1)) // a shard whose pairs no other join holds
-		}
-		if int(th.id&(shards-1)) == shard {
-			targets = append(targets, th)
-		}
-	}
+	targets, shard := unstartedInOneShard(n, &release, func(shard int) bool {
+		return freePairs(&joinTable[shard]) == fewJoins // no other join holds the shard's pairs
+	})
 	sh := &joinTable[shard]
 	where := func(th *Thread) (few bool, inMap []*Thread) {
 		sh.mu.Lock()
@@ -345,4 +319,25 @@ func TestStressJoinTableRacingEnds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unstartedInOneShard returns n unstarted virtual threads whose ids fall in one join-table shard,
+// the first whose shard ok accepts, and that shard. Each thread parks until release is set.
+func unstartedInOneShard(n int, release *atomic.Bool, ok func(shard int) bool) ([]*Thread, int) {
+	var targets []*Thread
+	shard := -1
+	for len(targets) < n {
+		th := OfVirtual().Unstarted(func() {
+			for !release.Load() {
+				Park()
+			}
+		})
+		if sh := int(th.id & (shards - 1)); shard < 0 && ok(sh) {
+			shard = sh
+		}
+		if int(th.id&(shards-1)) == shard {
+			targets = append(targets, th)
+		}
+	}
+	return targets, shard
 }
