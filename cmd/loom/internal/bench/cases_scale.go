@@ -171,7 +171,8 @@ func startSleepers(n int, d time.Duration, virtual bool, asleep *atomic.Int64) (
 // peakRSS runs n sleepers × d of the given kind in a child process per round (this
 // executable, see RunChildIfAsked) and reports the child's peak resident set (VmHWM) in
 // MB-peak-RSS, and the memory each sleeping thread holds (heap and stacks in use after a
-// collection while all sleep, over what the child had in use after one before they started) in B/thread: each side's figures are its own.
+// collection while all sleep, over what the child had in use after one before they started) in
+// B/thread: each side's figures are its own.
 func peakRSS(kind string, n int, d time.Duration) func(b *testing.B) {
 	return func(b *testing.B) {
 		exe, err := os.Executable()
