@@ -54,18 +54,25 @@ import (
 // (noise). What a collection pays per parked goroutine is the goroutine, not its frames.
 //
 // Where a hand-off's time goes (issue 14's fourth round; instructions counted with valgrind's
-// callgrind at GOMAXPROCS=1, where nothing crosses cores, 100,000 operations less a run of one):
-// a Park/Unpark round trip between two virtual threads on one carrier is 4,276 instructions, of
+// callgrind at GOMAXPROCS=1, where nothing crosses cores, 100,000 operations less a run of one): a
+// Park/Unpark round trip between two virtual threads on one carrier is 4,276 instructions, of
 // which loom's own code is ~1,370, sync.Cond's ~660 and the runtime's ~2,300; two goroutines on
-// unbuffered channels take 2,789. A start+join from a virtual thread is ~5,100 (loom ~1,600) against
-// go + WaitGroup's 3,498. Loom's part is spread over some thirty small functions of 20-120
+// unbuffered channels take 2,789. A start+join from a virtual thread is ~5,100 (loom ~1,600)
+// against go + WaitGroup's 3,498. Loom's part is spread over some thirty small functions of 20-120
 // instructions each (the park word, the state, the carrier's cell, mount and unmount, the
-// current-thread cache), none of them a hot spot; and taking out three of its locked
-// instructions per half round trip (the parked count's two adds, the cell's hand-off count)
-// left the ping-pong where it was (base 568-588 ns, without them 597-614 ns, 5 runs each): what
-// is left is the length of the path, not one expensive step. The floor of this design, two
-// goroutines waking each other through a parker like park.go's (a woken word and a sync.Cond),
-// is 1.08x the channels' round trip (325-340 against 296-318 ns here).
+// current-thread cache), none of them a hot spot. Taking out three of its locked instructions per
+// half round trip (the parked count's two adds, the cell's hand-off count) left the ping-pong
+// where it was (base 568-588 ns, without them 597-614 ns, 5 runs each); taking out eight per half
+// round trip (those three, the state's two stores, the park word's reset, the carrier's
+// current-thread store, the slot's clear; not correct, a measurement only) bought 3-4% (567 -> 546
+// ns on two carriers, 581 -> 563 on one, medians of 5): uncontended on one core, a locked
+// instruction costs about a nanosecond. What is left is the length of the path: at the channels'
+// instructions per nanosecond loom's 4,276 would take ~490 ns of its ~570. Sixty-three calls into
+// 31 of loom's functions per round trip are part of it (the noinline helpers that keep the parked
+// stack under 2 KB among them), some ten instructions each for the call alone. The floor of this
+// design, two goroutines waking each other through a parker like park.go's (a woken word and a
+// sync.Cond), is 1.08x the channels' round trip (325-340 against 296-318 ns here); reaching issue
+// 14's 1.5x means about halving loom's ~700 instructions per hand-off.
 
 const (
 	phaseRunning = 0
