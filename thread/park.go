@@ -73,6 +73,37 @@ import (
 // design, two goroutines waking each other through a parker like park.go's (a woken word and a
 // sync.Cond), is 1.08x the channels' round trip (325-340 against 296-318 ns here); reaching issue
 // 14's 1.5x means about halving loom's ~700 instructions per hand-off.
+//
+// The floor of two designs (issue 14's fifth round; BenchmarkHandOffFloor, each against its
+// goroutine twin in alternating rounds, medians of the rounds' ratios, three runs). Today's
+// mechanism, a goroutine per parked thread woken through a parker like the one below: ping-pong
+// 1.06-1.14x the channels'. The JDK's own mechanism, continuations: a virtual thread is an
+// iter.Pull coroutine, a carrier is a goroutine that resumes one (next) until it yields back, a
+// park is a yield whose parked state the carrier publishes after the switch (as
+// VirtualThread.afterYield does, so that no waker can resume a continuation still running), and
+// an unpark puts the thread in its waker's hand-off cell or the run queue: ping-pong 0.59-0.64x
+// the channels' (186-205 ns a round trip against 300-341), and a start+join from a continuation,
+// with ended coroutines reused by their carrier, 0.57-0.63x go + WaitGroup (218-261 against
+// 382-433 ns). The same paired run put today's loom at 1.97-2.08x (ping-pong) and 1.71-2.05x
+// (start+join). A coroutine switch bypasses the runtime's scheduler (no ready, no run queue, no
+// schedule: iter.Pull's next and yield each switch goroutines on the same thread, ~35 ns), and a
+// parked continuation holds neither a parker nor the runtime's sudog (160 bytes a sleeper), but
+// iter.Pull makes each coroutine with 6 allocations and 208 bytes (a start+finish costs 265 ns,
+// less than go + WaitGroup's 400), so ended ones must be reused. It is the engine that can reach
+// 1.5x with loom's bookkeeping on top; what it changes, found by probes (Go 1.26): (1) a carrier
+// is the goroutine that drives, so a resumption popped by a goroutine that is not a dispatch
+// loop (Submit's wake, the timer queue) needs one started for it; (2) Blocking and I/O parks,
+// whose goroutine blocks in Go while the carrier goes on, cannot yield: the slot goes to a new
+// driver, and the thread, when Go's wait returns, yields to its old driver, which queues it and
+// exits; (3) runtime.Goexit in a coroutine ends its driver too (iter.Pull re-raises it in next),
+// so the dispatch loop needs a deferred hand-over of its slot; (4) a coroutine that yields
+// while locked to its OS thread (runtime.LockOSThread) is a fatal error ("coro: OS thread
+// locking must match locking at coroutine creation"), which no recover catches and no public
+// API can detect beforehand: a virtual thread that locks its OS thread and then parks would
+// crash the process, where today it pins; (5) a goroutine in a coroutine wait is durably
+// blocked for testing/synctest, and next may be called from any goroutine in turn, as carriers
+// need. Not built in this round: it replaces the slot-moves-between-goroutines model of
+// internal/carrier and every park, wake, Blocking and I/O path at once.
 
 const (
 	phaseRunning = 0
