@@ -12,13 +12,14 @@
 //
 // # The model
 //
-// A virtual thread is a goroutine that may execute only while it holds one of its scheduler's
-// carriers (GOMAXPROCS of them by default, named like the JDK's ForkJoinPool-1-worker-1). When
-// it blocks through loom — thread.Sleep, Join, a lock, a condition, a queue, a future, a
-// monitor wait — it unmounts: it gives its carrier back so another virtual thread can run, and
-// re-mounts, possibly on another carrier, when it is unparked. Runnable virtual threads wait in
-// FIFO order. A virtual thread that has started but not yet run costs no goroutine, and one
-// whose task never blocks runs directly on its carrier's goroutine.
+// A virtual thread is a continuation, as in Java: a coroutine ([iter.Pull]) that may execute only
+// while one of its scheduler's carriers (GOMAXPROCS of them by default, named like the JDK's
+// ForkJoinPool-1-worker-1) resumes it. When it blocks through loom — thread.Sleep, Join, a lock,
+// a condition, a queue, a future, a monitor wait — it unmounts: it yields its carrier so another
+// virtual thread can run, and re-mounts, possibly on another carrier, when it is unparked.
+// Runnable virtual threads wait in FIFO order. A virtual thread that has started but not yet run
+// costs no goroutine, and virtual threads whose tasks never block run one after another on the
+// same coroutine.
 //
 // A platform thread is a goroutine locked to an OS thread of its own ([runtime.LockOSThread]), so
 // it costs what a Java platform thread costs. The Go runtime aborts the process when it needs

@@ -6,15 +6,19 @@
 //
 // A virtual thread is started by [StartVirtualThread], [OfVirtual] or a [Factory]. It runs only
 // while it holds one of its [Scheduler]'s carriers (Parallelism of them, default GOMAXPROCS),
-// named as the JDK names them, "ForkJoinPool-1-worker-1". When it blocks in loom — [Sleep],
-// [Thread.Join], [Park], a lock, a queue, a future — it unmounts: it gives its carrier to the next
-// queued virtual thread and re-mounts, possibly on another carrier, when it is woken. Runnable
+// named as the JDK names them, "ForkJoinPool-1-worker-1". Like the JDK's, it is a continuation:
+// it runs on a coroutine ([iter.Pull]) that its carrier resumes. When it blocks in loom —
+// [Sleep], [Thread.Join], [Park], a lock, a queue, a future — it unmounts: the coroutine yields
+// back to the carrier, which runs the next queued virtual thread, and it re-mounts, possibly on
+// another carrier, when it is woken. Runnable
 // virtual threads take carriers in FIFO order. There is no time slicing: a virtual thread that
 // computes without blocking keeps its carrier until it blocks, calls [Yield], or ends, as in Java.
 //
 // A virtual thread that has been started but has not run yet costs no goroutine: a carrier runs
-// its task directly, and only a task that blocks gets a goroutine of its own (the one it started
-// on). A burst of a million short tasks therefore costs about what a worker pool costs.
+// its task on a coroutine that runs the next such tasks after it, and only a task that blocks
+// keeps a coroutine (the one it started on). A burst of a million short tasks therefore costs
+// about what a worker pool costs. A virtual thread may call [runtime.LockOSThread] only inside
+// [Native]: see there.
 //
 // Go's own blocking (channel operations, [sync.Mutex], [time.Sleep], syscalls) made on a virtual
 // thread holds its carrier, as a Java virtual thread pinned by a native frame does. Wrap such

@@ -10,10 +10,10 @@ import (
 )
 
 // The hand-off cell (internal/carrier's handoff.go): a virtual thread that unparks another queues
-// it on its own carrier when nothing else is queued, and an idle carrier, if any, is offered to the
-// woken thread's goroutine at once (the pre-wake). These tests race every way a resumption can
-// leave the cell: the waker parking or ending, a carrier going idle and stealing it, the woken
-// goroutine reclaiming itself, a compensating carrier, Yield.
+// it on its own carrier when nothing else is queued, and an idle carrier, if any, is given it by a
+// spinner (Pool.Wake). These tests race every way a resumption can leave the cell: the waker
+// parking or ending, a carrier going idle and stealing it, the spinner, a compensating carrier,
+// Yield.
 
 // TestStressHandOffRingLosesNoTurn: a turn goes round a ring of virtual threads by Unpark; each
 // thread, after passing the turn on, does something random before it parks again (nothing, a

@@ -11,13 +11,15 @@ import (
 // I/O parks: the park whose waker is not loom.
 //
 // A virtual thread that waits for a socket gives its carrier back as any park does; what differs
-// is who waits and who wakes. parkFor waits on the thread's wake channel for a loom waker
-// (Unpark, Interrupt, the timer queue) to queue it. An I/O park waits in Go's own machinery
+// is who waits and who wakes. parkFor yields the thread's continuation to its driver until a loom
+// waker (Unpark, Interrupt, the timer queue) queues it. An I/O park waits in Go's own machinery
 // instead — the runtime's network poller inside syscall.RawConn.Read, a select on a channel, a
-// process's exit — and the thread is its own waker: when Go's wait returns, the thread queues its
-// resumption on its scheduler, exactly as resumeIf does for a woken park, and receives a carrier
-// on its wake channel (the second half of parkFor). Package vio drives the three steps through
-// internal/rt:
+// process's exit — on the continuation's goroutine, which cannot yield meanwhile: the carrier goes
+// to another driver (Release) while the continuation's own driver waits for it to yield. When Go's
+// wait returns, the thread takes an idle carrier, or yields to that old driver (whyDetached),
+// which queues its resumption on its scheduler, as resumeIf does for a woken park, and ends; the
+// driver that pops it resumes the continuation (remount). Package vio drives the three steps
+// through internal/rt:
 //
 //	ioBegin  register the call's IOWait (Java's Thread.blockedOn); interrupt status set: w.Interrupt now
 //	ioPark   the call would block: give the carrier back (Release), WAITING or TIMED_WAITING
@@ -198,15 +200,13 @@ func (t *Thread) ioEnd(prev *rt.IOWait) {
 }
 
 // remount gives t, which runs unmounted, a carrier of p again: an idle one at once if no virtual
-// thread is queued ahead, else its turn behind the queued ones (the FIFO order of a resumption).
+// thread is queued ahead, else its turn behind the queued ones (the FIFO order of a resumption),
+// through its continuation's old driver, which holds no carrier (see drive).
 func (t *Thread) remount(p *carrier.Pool) {
 	s := p.TryAcquire()
 	if s == nil {
-		t.armWake()
-		if err := p.Submit(t.resumption()); err != nil {
-			panic(err) // resumptions are accepted even by a closed pool
-		}
-		t.awaitWake()
+		// its continuation's old driver, which holds no carrier, queues it (drive) and ends
+		t.coro().yield(whyDetached)
 		s = t.slot.Load()
 	}
 	t.mount(s)

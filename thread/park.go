@@ -22,28 +22,33 @@ import (
 //	running --(parkFor publishes)--> parked --(one waker wins the CAS)--> resumed --(thread runs)--> running
 //
 // Three kinds of waker race for a parked thread: Unpark (and Interrupt, which unparks), the
-// timer of a timed park, and nobody (the thread itself takes back a park whose permit arrived
-// while it was publishing). Exactly one of them moves parked->resumed, and only that one hands the
-// thread its way back: a virtual thread that gave up its carrier is queued on the scheduler as a
-// resumption (the carrier that pops it wakes the thread with itself, wakeWith); a platform or
-// pinned thread, which kept its goroutine's carrier, is woken directly. The sequence number stops
-// a timer of an earlier park from resuming a later one.
+// timer of a timed park, and nobody (the driver takes back a park whose permit arrived while it
+// was publishing). Exactly one of them moves parked->resumed, and only that one hands the thread
+// its way back: a virtual thread that gave up its carrier is queued on the scheduler as a
+// resumption (the carrier that pops it resumes the thread's continuation, coro.go); a platform or
+// pinned thread, which kept its goroutine's carrier, is woken directly (wakeWith). The sequence
+// number stops a timer of an earlier park from resuming a later one.
 //
-// Lost wake-ups: Unpark stores the permit, then looks for the parked phase; parkFor publishes the
-// parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
+// An unmounting park is published by the driver once the thread's continuation has yielded to it
+// (publishPark, as the JDK's VirtualThread.afterYield): a waker that wins the park word queues the
+// thread, and no driver may resume a continuation that has not switched out yet.
+//
+// Lost wake-ups: Unpark stores the permit, then looks for the parked phase; the park's publisher
+// (the driver, or parkInPlace) publishes the parked phase, then looks for the permit. Go's atomics are sequentially consistent, so at least
 // one of the two sees the other; if both do, the CAS on the park word picks one. (Unpark first
 // tries the CAS without storing the permit, which the park it ends would consume: see
 // unparkFrom. Only if that fails does it take the path above.)
 //
-// The parked stack. A parked virtual thread's goroutine keeps its stack, and Go gives a goroutine
-// 2 KB and doubles it the first time a call would go deeper (it never shrinks back while the
-// goroutine waits that deep). Everything under a parked virtual thread is therefore kept shallow:
-// the dispatch loop, Carry (which runs the task and catches its panic in one frame), the task,
-// Sleep, parkFor and the hand-off of the carrier to the next thread (Release, which may wake
-// another goroutine from this stack). Rare paths (pinned and platform parks, labels, the first
-// registration, a panicking task) are out of line (noinline) so that their frames are not part
-// of the common one, and parkFor keeps no time.Time or string locals. TestParkedStack* checks
-// that 2 KB is enough.
+// The parked stack. A parked virtual thread's continuation keeps its goroutine's stack, and Go
+// gives a goroutine 2 KB and doubles it the first time a call would go deeper (it never shrinks
+// back while the goroutine waits that deep). Everything under a parked virtual thread is therefore
+// kept shallow: iter.Pull's two frames, the continuation's dispatch loop (coro.loop), run (which
+// runs the task and catches its panic in one frame), the task, Sleep, parkStart and the yield.
+// Rare paths (pinned and platform parks, labels, the first registration, a panicking task) are
+// out of line (noinline) so that their frames are not part of the common one, and the park path
+// keeps no time.Time or string locals. TestParkedStack* checks that 2 KB is enough. (Before
+// continuations, the hand-off of the carrier to the next thread ran on the parking thread's stack
+// too; now the driver does it, on its own.)
 //
 // Not taken (engine18): running new tasks in the dispatch loop itself (a loop set on the pool by
 // this package, with one deferred call for panics and Goexit), which takes newTask.Carry out from
@@ -53,7 +58,8 @@ import (
 // parked goroutine whatever its frames; loom bench, 100,000 × Sleep(1s), 5 pairs: 1.09 -> 1.12
 // (noise). What a collection pays per parked goroutine is the goroutine, not its frames.
 //
-// Where a hand-off's time goes (issue 14's fourth round; instructions counted with valgrind's
+// Where a hand-off's time went before continuations (issue 14's fourth round, when a parked
+// thread's goroutine waited on its parker and the waker handed it the carrier; instructions counted with valgrind's
 // callgrind at GOMAXPROCS=1, where nothing crosses cores, 100,000 operations less a run of one): a
 // Park/Unpark round trip between two virtual threads on one carrier is 4,276 instructions, of
 // which loom's own code is ~1,370, sync.Cond's ~660 and the runtime's ~2,300; two goroutines on
@@ -100,10 +106,12 @@ import (
 // while locked to its OS thread (runtime.LockOSThread) is a fatal error ("coro: OS thread
 // locking must match locking at coroutine creation"), which no recover catches and no public
 // API can detect beforehand: a virtual thread that locks its OS thread and then parks would
-// crash the process, where today it pins; (5) a goroutine in a coroutine wait is durably
-// blocked for testing/synctest, and next may be called from any goroutine in turn, as carriers
-// need. Not built in this round: it replaces the slot-moves-between-goroutines model of
-// internal/carrier and every park, wake, Blocking and I/O path at once.
+// crash the process (inside Native it parks in place and stays correct: see Native); (5) a
+// goroutine in a coroutine wait is durably blocked for testing/synctest, and next may be called
+// from any goroutine in turn, as carriers need. Taken in the same round: see coro.go. Measured
+// with loom's bookkeeping on top (BenchmarkVsGoroutines, paired; before -> after): ping-pong on two
+// carriers 1.97-2.08x -> 1.15-1.41x, on one 1.79-2.08x -> 1.18-1.26x, start+join from a virtual
+// thread 1.71-2.05x -> 1.27-1.32x.
 
 const (
 	phaseRunning = 0
@@ -138,7 +146,6 @@ func permitFor(reason int) uint32 {
 // consumes the permit. The thread shows state st while parked, and blocker as its Blocker.
 func (t *Thread) parkFor(timeout time.Duration, reason int, blocker any, st State) {
 	if t.parkStart(timeout, 0, reason, blocker, st) {
-		t.awaitWake()
 		t.parkEnd()
 	}
 }
@@ -165,20 +172,18 @@ func (t *Thread) parkStart(timeout time.Duration, deadline int64, reason int, bl
 		t.parkInPlace(slot, timeout, reason, blocker, st)
 		return false
 	}
-	if !t.parkPublish(slot, timeout, deadline, reason, blocker, st) {
-		return false // the permit or an interrupt came while it published: not parked after all
-	}
-	slot.Pool().Release(slot)
-	return true
+	return t.parkYield(slot, timeout, deadline, reason, blocker, st)
 }
 
-// parkPublish unmounts t from slot and publishes its park. It reports false if the permit or an
-// interrupt arrived meanwhile and t took the park back (t is then mounted and RUNNABLE again).
+// parkYield unmounts t from slot and yields its continuation to the carrier's loop, which
+// publishes the park (publishPark). It reports false if the permit or an interrupt arrived before
+// the park was published and the loop took it back (t is then mounted and RUNNABLE again), true
+// once t has been woken and given a carrier (t.slot): the caller then calls parkEnd.
 //
 //go:noinline
-func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, deadline int64, reason int, blocker any, st State) bool {
+func (t *Thread) parkYield(slot *carrier.Slot, timeout time.Duration, deadline int64, reason int, blocker any, st State) bool {
 	if t.regIndex == 0 {
-		t.firstUnmount(slot)
+		registerVirtual(t) // parked, it is found through the registry (LiveThreads)
 	}
 	if t.sched.opts.ProfilerLabels {
 		t.labelGoroutine() // before the state shows the park, so a profile taken then names it
@@ -201,29 +206,14 @@ func (t *Thread) parkPublish(slot *carrier.Slot, timeout time.Duration, deadline
 		}
 		parked |= flagQueued
 	}
-	t.armWake()
-	// Unmounted from here on: a waker that wins may queue the thread, and the carrier that pops
-	// it stores itself in t.slot (wakeWith), so the store of nil comes first; then the state (a
-	// WAITING virtual thread has no carrier), before a waker can make it RUNNABLE again.
+	co := t.coro()
+	co.parked, co.deadline, co.timeout, co.reason, co.slot = parked, deadline, timeout, uint8(reason), slot
+	// Unmounted from here on; the state before the park is published (a WAITING virtual thread
+	// has no carrier), and published only once the continuation has switched out.
 	t.slot.Store(nil)
 	t.enterParkState(st, reason)
-	t.park.Store(parked)
-	permit := permitFor(reason)
-	if t.bits.get(permit) || reason != rt.ParkBlocked && t.bits.get(bitInterrupted) {
-		if t.park.CompareAndSwap(parked, seq<<seqShift|phaseRunning) {
-			t.slot.Store(slot)
-			t.bits.clear(permit)
-			t.afterPark(parked)
-			return false
-		}
-		// a waker won: it will hand us our way back; wait for it as usual
-	}
-	t.sched.count(slot, cParked, 1)
-	if timeout > 0 {
-		t.sched.timers.add(t, deadline, parked)
-	}
-	t.traceUnmount("", reason, blocker, timeout)
-	return true
+	co.yield(whyParked)
+	return !co.back
 }
 
 // parkEnd mounts t, woken from the park parkStart began, on the carrier it was given. It reports
@@ -246,20 +236,6 @@ func (t *Thread) parkEnd() (timedOut bool) {
 	}
 	t.afterPark(w)
 	return w&flagTimeout != 0
-}
-
-// firstUnmount is what a virtual thread does when it first gives up its carrier (slot): it
-// becomes visible to LiveThreads (a running thread is found through its carrier, a parked one
-// through the registry), and it takes the parker its carrier keeps for it (made where the stack
-// was shallow, in Carry), if it has none yet.
-//
-//go:noinline
-func (t *Thread) firstUnmount(slot *carrier.Slot) {
-	registerVirtual(t)
-	if t.parker == nil && slot.Spare != nil {
-		t.parker = (*parker)(slot.Spare)
-		slot.Spare = nil
-	}
 }
 
 // parkInPlace is parkFor for a park that keeps the goroutine's carrier (pinned, platform) or has
@@ -412,10 +388,11 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool, from *carrier.Sl
 		// the thread waits on its timer's channel: fire it now; the thread re-mounts itself
 		t.moreIfAny().timer.Reset(0)
 	} else if parked&flagUnmount != 0 {
+		ending := from != nil // a thread that ends wakes its joiners on the carrier it lets go of
 		if from == nil && !byTimer {
 			from = wakerSlot(t.sched.pool)
 		}
-		t.resume(from)
+		t.resume(from, ending)
 	} else {
 		t.wakeWith(nil)
 	}
@@ -424,24 +401,16 @@ func (t *Thread) resumeIf(parked uint64, release, byTimer bool, from *carrier.Sl
 
 // resume queues t, resumed from an unmounting park, on its scheduler: in the hand-off cell of
 // from, the carrier its waker holds, when it can (see internal/carrier's handoff.go), else on the
-// run queue. When an idle carrier exists too, t's goroutine is woken at once without a carrier
-// (wokenEarly): if its waker is still running when it gets to run, it takes itself out of the
-// cell and that idle carrier (claimCarrier).
-//
-// Not taken: no pre-wake when the waker is ending (a thread waking its joiners, which lets go of
-// its carrier next). In a start+join from a virtual thread the pre-wake's Signal is 8% of the
-// profile, but it only readies the joiner earlier: without it the Signal in wakeWith, which
-// otherwise finds nobody waiting, does the same work. A/B (old and new test binaries
-// alternating, medians of 9): paired ratio 2.10 with it, 2.11 without.
-func (t *Thread) resume(from *carrier.Slot) {
+// run queue. When an idle carrier exists too and the waker goes on running, a spinner is started
+// that gives t that carrier unless the waker's carrier takes it first (Pool.Wake); a waker that
+// is ending (a thread waking its joiners) lets go of its carrier next, so t is not woken
+// elsewhere.
+func (t *Thread) resume(from *carrier.Slot, ending bool) {
 	p := t.sched.pool
 	if from != nil && from.Pool() == p { // a joiner of another scheduler's thread queues as usual
-		// Loaded first: once in the cell, t may be taken, run and end, and its parker go to
-		// another thread (see claimCarrier for why a late pre-wake of that thread is harmless).
-		pk := t.parker
 		if placed, idle := p.PutNext(from, unsafe.Pointer(t)); placed {
-			if idle && pk.woken.CompareAndSwap(0, wokenEarly) {
-				pk.c.Signal()
+			if idle && !ending {
+				p.Wake() // a resumption does not wait in a cell while a carrier is idle
 			}
 			return
 		}
@@ -469,46 +438,16 @@ func wakerSlot(p *carrier.Pool) *carrier.Slot {
 // resumeKey turns a key of a hand-off cell back into the thread's resumption (Pool.SetResume).
 func resumeKey(k unsafe.Pointer) carrier.Runnable { return (*resumption)(k) }
 
-// claimCarrier is awaitWake's end for a thread woken early (wokenEarly, see resume): it takes
-// itself out of the hand-off cell and a carrier of its own, or, if a carrier has taken it from
-// the cell already (or it was never in one), waits for a carrier's hand-off.
-//
-// A pre-wake can come late: its waker loads the parker, places the thread, and only then marks
-// the parker; meanwhile a carrier may have taken the thread, which ran, ended and left its parker
-// to another thread, whose wait the mark then interrupts. That is harmless: whoever finds
-// wokenEarly without being in a cell waits again, here, until a carrier hands itself over
-// (wokenSlot), and a second stale mark only makes it look again.
-//
-//go:noinline
-func (t *Thread) claimCarrier() {
-	pk, p := t.parker, t.sched.pool
-	if p.Reclaim(unsafe.Pointer(t)) {
-		if s := p.TryAcquire(); s != nil {
-			t.slot.Store(s)
-			pk.woken.Store(wokenSlot)
-			return
-		}
-		pk.woken.Store(0)
-		if err := p.Submit(t.resumption()); err != nil {
-			panic(fmt.Sprintf("loom: cannot resume %v: %v", t, err))
-		}
-	}
-	for {
-		switch pk.woken.Load() {
-		case wokenSlot:
-			return
-		case wokenEarly:
-			pk.woken.CompareAndSwap(wokenEarly, 0) // a stale mark, or the hand-off is under way
-		default:
-			pk.c.Wait()
-		}
-	}
-}
+// firstUnmount is what a virtual thread does when it first gives up its carrier: it becomes
+// visible to LiveThreads (a running thread is found through its carrier, a parked one through
+// the registry).
+func (t *Thread) firstUnmount(*carrier.Slot) { registerVirtual(t) }
 
-// The wake hand-off. A parked goroutine waits on its parker, made at its first park, and the one
-// waker that won the park word wakes it, having stored the carrier it is to run on in t.slot (none
-// if the thread kept its own, or is a platform thread). The CAS on the park word guarantees one
-// wake per park.
+// The wake of a park that keeps its carrier (parkInPlace: a platform thread, a pinned virtual
+// thread, or one running unmounted in Blocking): the goroutine waits on its parker, and the one
+// waker that won the park word wakes it (wakeWith). The CAS on the park word guarantees one wake
+// per park. A platform thread makes its parker at its first park; a virtual thread's is its
+// continuation's (coro.pk), made at the first such park on it.
 //
 // The parker is a sync.Cond whose Locker holds no lock: its Unlock, which Cond.Wait calls after
 // taking its ticket and before sleeping, signals the Cond itself if the wake has already come.
@@ -524,17 +463,15 @@ func (t *Thread) claimCarrier() {
 // blocking for synctest); a sync.WaitGroup (16 bytes, and durably blocking, but its semaphore
 // lives in the runtime's global table of 251 treaps keyed by address: with a million parked
 // threads each wake walks a tree of thousands, and a ping-pong measured ~20% slower than the
-// channel; the Cond's ticket list is the thread's own).
+// channel; the Cond's ticket list is the thread's own). Until continuations, every unmounting
+// park waited on such a parker too (see "The floor of two designs" above).
 type parker struct {
-	woken atomic.Uint32 // 0, wokenSlot or wokenEarly
+	woken atomic.Uint32 // 0 or wokenSlot
 	c     sync.Cond
 }
 
-// The values of parker.woken besides 0 (waiting).
-const (
-	wokenSlot  = 1 // woken, with the carrier (if any) it is to run on in t.slot
-	wokenEarly = 2 // woken before it was given a carrier (see resume)
-)
+// wokenSlot is parker.woken once the thread is woken (0: waiting).
+const wokenSlot = 1
 
 type parkerLocker parker
 
@@ -546,48 +483,18 @@ func (l *parkerLocker) Unlock() {
 	}
 }
 
-// armWake prepares t, about to publish a park or queue its resumption, for the wake that ends it.
+// armWake prepares t, about to publish a park that keeps its carrier, for the wake that ends it.
 func (t *Thread) armWake() {
-	p := t.parker
+	p := t.pk()
 	if p == nil {
 		p = newParker()
-		t.parker = p
+		if co := t.coro(); t.kind == kindVirtual && co != nil {
+			co.pk = p
+		} else {
+			t.wait = unsafe.Pointer(p)
+		}
 	}
 	p.woken.Store(0)
-}
-
-// parkers holds the parkers of ended virtual threads beyond the one their carrier keeps (Spare),
-// for the next threads to park. A burst of sleepers parks a parker each, and their ends would
-// otherwise leave them all as garbage, to be made again by the next burst: 100,000 sleepers ×
-// Sleep(100ms) spent 5% of their CPU in newParker. A sync.Pool is per P, lock-free on its fast
-// path, and gives its parkers back to the collector after two collections unused, so a burst
-// holds no memory for long after it ends. Bytes package thread allocates in 6 batches of
-// 100,000 × Sleep(100ms) through an executor (alloc profiles, before and after engine17's
-// round): parkers 11.7 MB -> 3.1 MB plus the pool's own chains 5.9 MB; with the timer queue's
-// chunks (timers.go), 25 MB -> 10.4 MB in all, 42 -> 17 B per sleeper. A Get costs ~90 ns (in
-// pin, a cold per-P line), so the pool pays through the collections it saves, not per call.
-//
-// What a burst of sleepers costs besides the runtime's own work (measured in engine17's round,
-// 100,000 × Sleep(1s), the phase until all sleep): a collection in that phase scans every parked
-// goroutine's stack, frame by frame (scanstack was 31% of the phase's CPU in one run), so each
-// frame under a parked thread costs once per collection per thread; and fresh goroutine stacks
-// (stackpoolalloc, first touch of pages the scavenger returned) were 42% in another, as much
-// for goroutines. Loom's own allocation per sleeper sets how many collections a burst takes:
-// ~295 B per sleeper through an executor after this round, of which the submitted task with its
-// Thread is 156 B and the executor's list 8-12 B (package executors), the runtime's goroutines
-// 30-40 B and the sudogs of Cond.Wait 20 B (the runtime's caches of both are emptied by
-// collections), the task's closure 31 B, and package thread's own 17 B.
-var parkers sync.Pool
-
-// reuseParker returns a parker from the pool, or a new one. Like newParker it is called where
-// the stack is shallow (Carry), never deep in a park.
-//
-//go:noinline
-func reuseParker() *parker {
-	if p, _ := parkers.Get().(*parker); p != nil {
-		return p
-	}
-	return newParker()
 }
 
 //go:noinline
@@ -599,12 +506,9 @@ func newParker() *parker {
 
 // awaitWake waits for the wake armWake prepared.
 func (t *Thread) awaitWake() {
-	p := t.parker
+	p := t.pk()
 	for p.woken.Load() == 0 {
 		p.c.Wait()
-	}
-	if p.woken.Load() == wokenEarly {
-		t.claimCarrier()
 	}
 }
 
@@ -613,7 +517,7 @@ func (t *Thread) wakeWith(s *carrier.Slot) {
 	if s != nil {
 		t.slot.Store(s)
 	}
-	p := t.parker
+	p := t.pk()
 	p.woken.Store(wokenSlot)
 	p.c.Signal()
 }
@@ -715,32 +619,22 @@ func (r *newTask) Resumption() bool { return false }
 // Resumption implements carrier.Runnable.
 func (r *resumption) Resumption() bool { return true }
 
-// Carry implements carrier.Runnable: a resumption is handed the carrier.
+// Carry implements carrier.Runnable: the driver resumes the thread's continuation (coro.go).
 func (r *resumption) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
-	(*Thread)(r).wakeWith(s)
-	return nil, false
+	t := (*Thread)(r)
+	t.slot.Store(s)
+	return drive(t.coro(), s)
 }
 
-// Carry implements carrier.Runnable: a new virtual thread runs inline on the dispatching
-// goroutine. A panic that escapes the task is the thread's uncaught exception and ends only the
-// thread; runtime.Goexit ends the goroutine. Either way the goroutine stops dispatching and the
-// carrier goes on to the next thread (endUnfinished); the parked thread's stack holds one small
-// frame here.
+// Carry implements carrier.Runnable: a new virtual thread starts on a free continuation, which
+// then dispatches the carrier's next new tasks inline (coro.go). A panic that escapes the task
+// is the thread's uncaught exception and ends only the thread; runtime.Goexit ends the
+// continuation's goroutine, and its driver's.
 func (r *newTask) Carry(s *carrier.Slot) (*carrier.Slot, bool) {
 	t := (*Thread)(r)
-	if s.Spare == nil {
-		s.Spare = unsafe.Pointer(reuseParker()) // for whichever thread parks first on s (firstUnmount)
-	}
-	t.gid = gidFunc()
-	t.mount(s)
-	t.traceRunning()
-	defer t.endUnfinished()
-	if f, ok := t.task.(funcTask); ok {
-		f() // not through Run: one frame less under a parked thread
-	} else {
-		t.task.Run()
-	}
-	return t.finish(), true
+	co := t.sched.takeCoro(s)
+	co.other, co.slot = t, s
+	return drive(co, s)
 }
 
 // endUnfinished ends t if its task did not return (finish clears the task): it panicked, and
@@ -757,15 +651,11 @@ func (t *Thread) endUnfinished() {
 //
 //go:noinline
 func (t *Thread) endAbnormally(v any) {
-	returns := false // Carry returns (a panic, recovered), or the goroutine is exiting (Goexit)
+	co := t.coro()
 	defer func() {
-		// also after runtime.Goexit in the uncaught-exception handler
-		s := t.finish()
-		p := s.Pool()
-		p.Release(s)
-		if !returns {
-			p.GoroutineExiting()
-		}
+		// also after runtime.Goexit in the uncaught-exception handler: the slot goes to the
+		// driver, which passes it on (drive)
+		co.slot = t.finish()
 	}()
 	if c, ok := t.task.(rt.Catcher); ok {
 		var stack []byte
@@ -773,12 +663,10 @@ func (t *Thread) endAbnormally(v any) {
 			stack = debug.Stack()
 		}
 		c.Caught(v, stack)
-		returns = v != nil
 		return
 	}
 	if v != nil {
 		t.uncaught(v, debug.Stack())
-		returns = true
 	}
 }
 
@@ -797,13 +685,9 @@ func (t *Thread) finish() *carrier.Slot {
 		e.Ended()
 	}
 	s := t.slot.Swap(nil)
-	if p := t.parker; p != nil {
-		t.parker = nil
-		if s.Spare == nil {
-			s.Spare = unsafe.Pointer(p)
-		} else {
-			parkers.Put(p)
-		}
+	if co := t.coro(); co != nil {
+		co.t = nil // its continuation goes back to dispatching (coro.loop)
+		t.wait = nil
 	}
 	t.terminate(s)
 	return s
@@ -829,7 +713,6 @@ func (t *Thread) mount(s *carrier.Slot) {
 // ports LockSupport.park().
 func Park() {
 	if t := Current(); t.parkStartWaiting() {
-		t.awaitWake()
 		t.parkEnd()
 	}
 }
@@ -890,15 +773,6 @@ func Sleep(d time.Duration) error {
 	for {
 		timedOut := false
 		if t.parkStartSleep(left, deadline) {
-			// awaitWake, written out: from this frame, not parkFor's (see parkStart), and with
-			// no frame of its own under every sleeping thread (a collection scans each of them)
-			for pk := t.parker; pk.woken.Load() != wokenSlot; {
-				if pk.woken.Load() == wokenEarly {
-					t.claimCarrier()
-					break
-				}
-				pk.c.Wait()
-			}
 			timedOut = t.parkEnd()
 		}
 		if t.bits.take(bitInterrupted) {
@@ -963,17 +837,17 @@ func Yield() {
 		runtimeGosched()
 		return
 	}
+	if !s.Pool().Crowded() {
+		return // nothing else waits: it just continues
+	}
 	if t.regIndex == 0 {
 		t.firstUnmount(s)
 	}
-	t.armWake()
+	co := t.coro()
+	co.slot = s
 	t.slot.Store(nil)
-	if !s.Pool().Yield(s, t.resumption()) {
-		t.slot.Store(s)
-		return
-	}
 	t.traceYield()
-	t.awaitWake()
+	co.yield(whyYield)
 	t.mount(t.slot.Load())
 }
 
@@ -981,6 +855,15 @@ func Yield() {
 // inside fn keeps its carrier, as a Java virtual thread does with a native frame on its stack.
 // Every such park that lasts longer than the scheduler's threshold is reported as a [PinnedEvent]
 // with reason "NATIVE". On a platform thread Native just calls fn.
+//
+// Native is also where a virtual thread may lock its goroutine to its OS thread
+// ([runtime.LockOSThread]), provided fn unlocks it before it returns. A virtual thread runs on a
+// continuation (an [iter.Pull] coroutine), and the Go runtime ends the process with a fatal error
+// ("coro: OS thread locking must match locking at coroutine creation") when a continuation
+// switches while locked: a virtual thread that parks, yields or ends while locked outside Native
+// crashes the process, where inside Native it only pins its carrier. (Java has no such call; a
+// thread that needs an OS thread of its own for its whole life is a platform thread,
+// [OfPlatform].)
 func Native(fn func()) {
 	t := Current()
 	t.pinDepth++

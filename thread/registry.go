@@ -273,7 +273,7 @@ func currentSlow(gid int64) *Thread {
 //
 // Why a hit can be trusted: goroutine ids are never reused, and a goroutine runs one thread at a
 // time. The thread on a goroutine changes only when that thread ends (a virtual thread that ran
-// inline on a dispatching goroutine, after which the next one runs there) or a foreign goroutine
+// on a continuation, after which the next one runs there) or a foreign goroutine
 // detaches; either way the cached thread is TERMINATED, which the look-up checks, and the slow
 // path refreshes the entry. Entries are *Thread (the goroutine id is the thread's own field,
 // written before the Thread is stored anywhere), so filling the cache allocates nothing. Every

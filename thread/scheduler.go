@@ -117,6 +117,7 @@ type Scheduler struct {
 	wdRunning    atomic.Bool
 	wdIdle       chan struct{} // wakes the watchdog when no thread is live (see wakeWatchdog)
 	timers       timerQueue    // timed parks of its virtual threads
+	coros        coroPool      // continuations kept for new threads (coro.go)
 	closing      atomic.Bool   // Close has begun: every end checks whether it was the last
 
 	mu      sync.Mutex
@@ -186,6 +187,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 	s.timers.init()
 	s.pool.SetResume(resumeKey)
+	s.pool.SetOnIdle(s.slotIdle, s.allIdle)
 	if opts.WatchdogThreshold > 0 {
 		s.pool.Watch()
 	}
@@ -303,12 +305,14 @@ type SchedulerStats struct {
 	PinnedEvents  int64 // pinned parks reported (at least PinnedThreshold long)
 	Compensations int   // temporary carriers in force
 	Submitted     int64 // virtual threads ever queued on the carriers: starts plus resumptions of unmounted threads
-	// Goroutines is the number of goroutines the carriers have started that have not ended:
-	// dispatchers, which run new virtual threads inline, and the virtual threads that parked on
-	// one and so own it now. PeakGoroutines is the most of them alive at once. A burst of tasks
-	// that never block keeps them near Parallelism.
-	Goroutines     int64
-	PeakGoroutines int64 // the most Goroutines alive at once since the scheduler began
+	// Goroutines is the number of goroutines the scheduler has started that have not ended: the
+	// carriers' drivers, and the continuations (coroutines) its virtual threads run on, free or
+	// held by a parked thread. PeakGoroutines is the most drivers alive at once plus the most
+	// continuations alive at once since the scheduler began (each at its own peak: a bound of
+	// the two together). A burst of tasks that never block keeps both near Parallelism.
+	Goroutines int64
+	// PeakGoroutines: see Goroutines.
+	PeakGoroutines int64
 }
 
 // Stats returns a snapshot of the scheduler's counters.
@@ -326,8 +330,8 @@ func (s *Scheduler) Stats() SchedulerStats {
 		PinnedEvents:   s.pinnedEvents.Load(),
 		Compensations:  ps.Compensations,
 		Submitted:      ps.Submitted,
-		Goroutines:     ps.Goroutines,
-		PeakGoroutines: ps.PeakGoroutines,
+		Goroutines:     ps.Goroutines + s.coros.live.Load(),
+		PeakGoroutines: ps.PeakGoroutines + s.coros.peak.Load(),
 	}
 }
 
@@ -352,6 +356,7 @@ func (s *Scheduler) Close() {
 		if s.live() == 0 {
 			s.mu.Unlock()
 			s.awaitCarriersIdle()
+			s.dropCoros()
 			return
 		}
 		s.waiters = append(s.waiters, me)
@@ -380,7 +385,11 @@ func (s *Scheduler) start(t *Thread) error {
 		s.startWatchdog()
 	}
 	t.traceStarted()
-	if err := s.pool.Submit(t.newTask()); err != nil {
+	submit := s.pool.Submit
+	if wakerSlot(s.pool) != nil {
+		submit = s.pool.SubmitFromCarrier
+	}
+	if err := submit(t.newTask()); err != nil {
 		err = fmt.Errorf("%w: %v", ErrRejected, err)
 		t.traceSubmitFailed(err)
 		t.terminate(nil) // counts the thread out, as for every thread that ends
@@ -519,7 +528,6 @@ func rtInit() {
 			st = TimedWaiting
 		}
 		if t := Current(); t.parkStart(d, 0, reason, blocker, st) {
-			t.awaitWake()
 			t.parkEnd()
 		}
 	}

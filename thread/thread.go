@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/loomgo/loom/internal/carrier"
 	"github.com/loomgo/loom/internal/rt"
@@ -41,7 +42,7 @@ type Thread struct {
 	sched    *Scheduler                   // virtual threads only
 	slot     atomic.Pointer[carrier.Slot] // the carrier it is mounted on, nil if none
 	task     rt.Runner                    // nil once terminated
-	parker   *parker                      // made at the first park (park.go)
+	wait     unsafe.Pointer               // a virtual thread's *coro while it runs (coro.go); a platform thread's *parker, made at its first park
 	x        atomic.Pointer[extra]        // made on first use; see ext
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/loomgo/loom/internal/testutil"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -632,3 +633,31 @@ func TestCloseWaitsForThreads(t *testing.T) {
 var mustPanic = testutil.MustPanic
 var waitState = testutil.WaitState
 var join = testutil.Join
+
+// A virtual thread may lock its OS thread inside Native and park there: it pins its carrier and
+// never switches its continuation while locked (outside Native the Go runtime would end the
+// process, see Native). After Native it parks and unmounts as usual.
+func TestNativeLetsAVirtualThreadLockItsOSThread(t *testing.T) {
+	s := thread.NewScheduler(thread.SchedulerOptions{Parallelism: 1})
+	defer s.Close()
+	var pinned, after atomic.Bool
+	th := thread.OfVirtual().Scheduler(s).Start(func() {
+		thread.Native(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			if err := thread.Sleep(time.Millisecond); err != nil {
+				t.Error(err)
+			}
+			thread.Yield()
+			pinned.Store(true)
+		})
+		if err := thread.Sleep(time.Millisecond); err != nil {
+			t.Error(err)
+		}
+		after.Store(true)
+	})
+	join(t, th)
+	if !pinned.Load() || !after.Load() {
+		t.Fatalf("pinned part ran: %v, part after Native ran: %v", pinned.Load(), after.Load())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The timer queue against a model: random adds, early wake-ups (the entry goes stale) and
@@ -392,7 +393,7 @@ func TestTimerQueueServesABurstInBatches(t *testing.T) {
 // first park of its sequence, and that park's word, for q.add.
 func parkedForTimer() (*Thread, uint64) {
 	th := &Thread{kind: kindPlatform}
-	th.parker = newParker()
+	th.wait = unsafe.Pointer(newParker())
 	parked := uint64(1)<<seqShift | phaseParked
 	th.park.Store(parked)
 	return th, parked

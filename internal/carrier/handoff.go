@@ -23,11 +23,12 @@ import (
 //     cell after the run queue (steal); PutNext places and then reads avail, a carrier going idle
 //     raises avail and then looks, so (Go's atomics being sequentially consistent) one of the two
 //     sees the other;
-//   - when PutNext finds an idle slot (avail > 0), the caller wakes the resumed thread's goroutine
-//     at once without a carrier (package thread's pre-wake): if it runs before its waker lets go
-//     of the slot, it takes itself out of the cell (Reclaim) and takes the idle slot
-//     (TryAcquire), or queues itself as usual. In a ping-pong the waker parks first and the
-//     woken goroutine finds the slot already given to it.
+//   - when PutNext finds an idle slot (avail > 0) and the caller keeps running, it starts a
+//     spinner (Wake), one at a time: a goroutine that, when the Go scheduler runs it, steals
+//     what waits in a cell for the idle slot. The go statement readies it on the waker's P, so
+//     in a ping-pong the waker's carrier usually takes the woken thread first and the spinner
+//     finds nothing. (Until continuations, package thread woke the resumed thread's own
+//     goroutine early instead, which took itself out of the cell: its pre-wake and Reclaim.)
 //
 // A cell holds a key (the resumed thread), turned back into a Runnable by the pool's resume
 // function (SetResume): no interface, so the cell is one word that a CAS can claim.
@@ -36,7 +37,7 @@ import (
 // resumption in a cell was queued before anything in the run queues, and the slot's holder takes
 // its cell before the queues: with one carrier the order is the order of wake-ups, as before.
 //
-// What it pays, measured (thread's BenchmarkVsGoroutines, same-process ratios to goroutines on
+// What it paid when it was made, measured (thread's BenchmarkVsGoroutines, same-process ratios to goroutines on
 // unbuffered channels, medians of 6, 2 cores shared with other work): Park/Unpark ping-pong on two
 // carriers 2.2x -> 1.8x; on one carrier and for start+join no change beyond noise (one carrier
 // never took the mutex; there the cell saves a push and a pop, which the waker's look-up of its
@@ -46,9 +47,13 @@ import (
 //
 // Designs not taken:
 //
-//   - A goroutine-level "run next" without the pre-wake (Go's runnext): the resumed thread would
-//     wait for its waker to park even with a carrier idle, and a waker that spins on what the
-//     resumed thread does would never see it (TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning).
+//   - A goroutine-level "run next" without a spinner or pre-wake (Go's runnext): the resumed
+//     thread would wait for its waker to park even with a carrier idle, and a waker that spins
+//     on what the resumed thread does would never see it
+//     (TestHandOffWokenThreadRunsWhileItsWakerKeepsRunning).
+//   - Wake taking the idle slot at once and starting its driver for the stolen resumption:
+//     a goroutine and two slot changes per hand-off, which made the ping-pong on two carriers
+//     2.4x the channels' against 1.3x with the spinner.
 //   - A busy bit on the key while the waker pre-wakes, so that the thread cannot run, end and give
 //     its parker away before the signal: the woken goroutine, often run at once on the other
 //     core, spun (and yielded) in Reclaim for as long as the signal took (a futex wake-up); a late
@@ -61,7 +66,9 @@ import (
 //     first: 2-3% on the ping-pongs.
 //   - Putting a new task started by a mounted thread in its cell with its goroutine started
 //     early (the start of a start+join without the mutex): a goroutine per such start even when
-//     the starter keeps running, for a few percent of start+join; not done.
+//     the starter keeps running, for a few percent of start+join; not done. With continuations a
+//     start by a mounted thread is queued and a spinner started (Pool.SubmitFromCarrier), which
+//     took start+join from a virtual thread from 1.8-2.4x to 1.3x go + WaitGroup.
 //   - A per-slot deque with stealing (see pool.go: FIFO only per deque).
 
 // SetResume sets the function that turns a key placed with PutNext back into the Runnable that
@@ -133,19 +140,6 @@ func (p *Pool) nexts() (queued int, handed int64) {
 	return queued, handed + p.retiredHanded.Load()
 }
 
-// Reclaim takes the resumption with key out of whichever cell holds it and reports whether it
-// found it: the caller, the resumed thread's own goroutine woken early, now owns its resumption
-// and must find a carrier (TryAcquire, or Submit). False means a carrier took it first and is
-// handing itself to the thread.
-func (p *Pool) Reclaim(key unsafe.Pointer) bool {
-	for _, s := range *p.all.Load() {
-		if atomic.CompareAndSwapPointer(&s.next, key, nil) {
-			return true
-		}
-	}
-	return false
-}
-
 // publishSlotsLocked republishes the list of slots that steal and Reclaim walk.
 func (p *Pool) publishSlotsLocked() {
 	all := make([]*Slot, 0, len(p.slots))
@@ -154,3 +148,6 @@ func (p *Pool) publishSlotsLocked() {
 	}
 	p.all.Store(&all)
 }
+
+// Slots returns every slot that exists (for tests).
+func (p *Pool) Slots() *[]*Slot { return p.all.Load() }

@@ -119,33 +119,3 @@ func TestHandOffCellIsStolenByACarrierGoingIdle(t *testing.T) {
 	close(release)
 	waitGoroutines(t, p, 0)
 }
-
-// The resumed goroutine woken early takes itself out of the cell (Reclaim) and an idle carrier.
-func TestHandOffReclaim(t *testing.T) {
-	p := newHandOffPool(2)
-	a := &resumed{name: "a", p: p}
-	done := make(chan struct{})
-	p.Submit(&task{"waker", func(s *carrier.Slot) {
-		defer close(done)
-		if ok, idle := p.PutNext(s, unsafe.Pointer(a)); !ok || !idle {
-			t.Errorf("PutNext = %v, %v; want placed, with an idle slot", ok, idle)
-		}
-		if !p.Reclaim(unsafe.Pointer(a)) {
-			t.Error("Reclaim did not find the resumption in the cell")
-		}
-		if p.Reclaim(unsafe.Pointer(a)) {
-			t.Error("Reclaim found the resumption twice")
-		}
-		s2 := p.TryAcquire()
-		if s2 == nil || s2 == s {
-			t.Errorf("TryAcquire = %v, want the idle carrier", s2)
-			return
-		}
-		p.Release(s2)
-	}})
-	<-done
-	waitGoroutines(t, p, 0)
-	if st := p.Stats(); st.Queued != 0 || st.Mounted != 0 {
-		t.Fatalf("stats %+v", st)
-	}
-}

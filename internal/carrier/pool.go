@@ -7,21 +7,20 @@
 //     "ForkJoinPool-1-worker-1". At most one goroutine executes under a slot at any moment.
 //   - A Runnable is a queued unit of work: a virtual thread that has never run (a new task) or one
 //     that was parked and has been unparked (a resumption).
-//   - A goroutine that holds a slot and has nothing else to do runs the dispatch loop: it pops the
-//     next Runnable in FIFO order and calls its Carry method.
+//   - A goroutine that holds a slot runs the dispatch loop (the driver): it pops the next Runnable
+//     in FIFO order and calls its Carry method, which runs it until it parks, yields, ends or
+//     gives the slot away.
 //
-// # How a slot moves between goroutines
+// # Who runs under a slot
 //
-// Go cannot move a goroutine's stack to another goroutine, so loom moves the slot instead of the
-// stack. A new task runs inline on the goroutine that holds the slot: a task that never blocks
-// costs no goroutine of its own, and a burst of a million short tasks runs like a worker pool.
-// When a task parks (unmounts), the goroutine it runs on becomes that virtual thread's goroutine
-// for the rest of its life, and the slot is handed on: to the goroutine of the next queued
-// resumption, to a fresh goroutine that runs the next new task, or, when nothing is queued, back
-// to the idle list. When the parked thread is unparked it is queued as a resumption; whoever holds
-// a slot and pops it gives it that slot (Carry wakes the parked goroutine with it) and exits.
-// When an inline task finishes, its goroutine keeps the slot it holds at that moment (which may be
-// another slot than the one it started on) and goes on dispatching.
+// Package thread runs virtual threads as continuations ([iter.Pull] coroutines, its coro.go):
+// Carry, on the driver, switches to the thread's continuation, and the continuation switches
+// back when the thread parks; the driver then pops the next Runnable. A continuation runs the
+// next new tasks inline itself (it calls Next), so a burst of tasks that never park costs no
+// switch. A slot therefore stays with its driver goroutine, which is started when an idle slot is
+// given work (dispatchOn) and ends when the slot goes idle, or when a thread under it gives the
+// slot away (Blocking, an I/O park: Release, which starts another driver for it) or calls
+// [runtime.Goexit].
 //
 // # The run queue
 //
@@ -40,8 +39,8 @@
 // Beside the queues, each slot has a hand-off cell (handoff.go): a thread that wakes another
 // while nothing is queued puts it there, and the next time its slot is let go of (the waker
 // parks, ends or yields) the slot goes straight to the woken thread, without the mutex and
-// without the queue; a carrier about to go idle takes from the cells first, and the woken
-// thread's goroutine, woken early when a carrier is idle, can take itself out.
+// without the queue; a carrier about to go idle takes from the cells first, and when a slot is
+// idle a spinner (Wake) gives it what waits in a cell.
 //
 // # Invariants
 //
@@ -55,8 +54,9 @@
 //   - Every Runnable queued is carried exactly once: a pop claims its cell with a CAS, and a key
 //     leaves a hand-off cell by one CAS (or swap) of the cell.
 //   - No resumption stays in a hand-off cell while a slot is available: PutNext places and then
-//     reads avail (if it sees an idle slot, the resumed goroutine is woken to claim one); a
-//     carrier going idle raises avail and then looks in the cells (see handoff.go).
+//     reads avail (if it sees an idle slot, its caller starts a spinner, Wake, unless it is about
+//     to let go of its own slot); a carrier going idle raises avail and then looks in the cells
+//     (see handoff.go).
 //
 // # Designs not taken
 //
@@ -66,6 +66,8 @@
 //   - Keeping idle dispatcher goroutines alive for a keep-alive period (the JDK keeps idle carrier
 //     OS threads for 30 s): the Go runtime already caches goroutine structures and stacks, so a
 //     dispatcher that finds the queue empty simply exits and an idle pool holds no goroutine.
+//     (Package thread keeps the continuations of an idle scheduler for a short while: making one
+//     costs more than a goroutine, see its coro.go.)
 //   - One FIFO under a mutex (loom's first pool): strictly FIFO and simple, but every submit and
 //     every dispatch took the same lock; with eight goroutines submitting on two cores the lock
 //     convoyed (a holder preempted in its critical section stalls every submitter) and the lock
@@ -103,10 +105,9 @@ var ErrClosed = errors.New("carrier: pool closed")
 
 // Runnable is a unit of work queued on a Pool.
 type Runnable interface {
-	// Carry is called by the goroutine that holds s. For a new task it runs the task inline and
-	// returns the slot the goroutine holds when the task has finished (the task may have parked
-	// and re-mounted on another slot meanwhile) and true. For a resumption it hands s to the
-	// parked goroutine and returns nil, false: the caller no longer holds a slot.
+	// Carry is called by a dispatch loop that holds s. It runs the thread (a new task, or a
+	// resumption) until it parks, yields or ends, and returns the slot the loop holds then and
+	// true; or nil and false when the thread gave the slot away and the loop is to end.
 	Carry(s *Slot) (*Slot, bool)
 	// Resumption reports whether the Runnable resumes a parked goroutine (true) or is a new task
 	// that runs inline on the dispatching goroutine (false).
@@ -135,9 +136,12 @@ type Slot struct {
 	next   unsafe.Pointer
 	handed atomic.Int64
 
-	// Spare is kept for whoever holds the slot: package thread keeps a parker there, made where
-	// the stack is shallow, for the next thread that parks on this carrier (see its park.go).
+	// Spare is kept for whoever holds the slot: package thread keeps there the continuations
+	// the slot's driver reuses for new tasks (its coro.go).
 	Spare unsafe.Pointer
+
+	// then is what the slot runs next after a Yield (Yielded), for its holder's Next
+	then Runnable
 
 	// For a watchdog (Pool.Watch): the goroutine, and a count of mounts that tells one mount from
 	// the next (a watchdog that sees the same count twice, a period apart, knows the mount has
@@ -182,19 +186,22 @@ type Pool struct {
 	q       *runQueues
 
 	// Mirrors of the slot counts for the lock-free paths, written under mu.
-	avail  atomic.Int32 // target-busy: slots a Submit may take (idle ones, or new ones)
-	excess atomic.Int32 // max(busy-target, 0): busy slots that retire when done (after a compensation)
-	closed atomic.Bool
+	avail    atomic.Int32 // target-busy: slots a Submit may take (idle ones, or new ones)
+	excess   atomic.Int32 // max(busy-target, 0): busy slots that retire when done (after a compensation)
+	closed   atomic.Bool
+	spinning atomic.Bool // a spinner is started and has not looked yet (Wake)
 
 	// For the hand-off cells (handoff.go): what turns a key back into its Runnable, every slot
 	// that exists (a copy republished under mu when one is made or retired), and the count of
 	// hand-offs placed on slots since retired.
 	resume        func(unsafe.Pointer) Runnable
+	onIdle        func(*Slot)
+	allIdle       func()
 	all           atomic.Pointer[[]*Slot]
 	retiredHanded atomic.Int64
 
 	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
-	// dispatchers, and the virtual threads that parked on one of them and so own it now. It is
+	// drivers of its slots, and drivers blocked with a continuation that gave its slot away. It is
 	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
 	// counts the whole process (and reads high for a while after a million goroutines end). It
 	// is written once per goroutine started, not per task.
@@ -273,6 +280,21 @@ func (p *Pool) Submit(r Runnable) error {
 	return nil
 }
 
+// SubmitFromCarrier is Submit by a goroutine that runs under a slot of p (a virtual thread that
+// starts another): r is queued, and an idle slot, if any, is given to it by a spinner (Wake), as
+// a ForkJoinPool worker pushes to its own queue and signals an idle one; the caller's own slot
+// usually takes it first, when the caller parks (a start and join), with no goroutine started.
+func (p *Pool) SubmitFromCarrier(r Runnable) error {
+	if p.closed.Load() && !r.Resumption() {
+		return ErrClosed
+	}
+	p.q.push(r)
+	if p.avail.Load() > 0 {
+		p.Wake()
+	}
+	return nil
+}
+
 // submitDirect gives r an available slot, if there is one and nothing is queued, and reports
 // whether it did. It is Submit's push, wake's pop of that same Runnable, and the slot in between,
 // without the push and the pop. A Runnable pushed by another goroutine meanwhile (after the look
@@ -322,15 +344,59 @@ func (p *Pool) wake() {
 	}
 }
 
-// dispatchOn gives slot s to r: a resumption gets s directly (no new goroutine); a new task gets
-// a fresh dispatcher goroutine that runs it inline.
+// dispatchOn gives slot s to r on a fresh dispatcher goroutine: only a dispatch loop carries a
+// Runnable (it drives the thread's continuation, see package thread's coro.go).
 func (p *Pool) dispatchOn(s *Slot, r Runnable) {
-	if r.Resumption() {
-		r.Carry(s)
-		return
-	}
 	p.startDispatcher(s, r)
 }
+
+// Wake makes sure that a goroutine will look for a resumption waiting in a hand-off cell while a
+// slot is idle (after a PutNext that reported one), and give it that slot: a spinner, as the Go
+// runtime's spinning threads, one at a time. It clears its flag before it looks, and PutNext
+// places before Wake looks at the flag, so a resumption placed while one spins is seen by it or
+// starts the next. Most of the time the cell's slot takes it first (its thread parks or ends
+// soon after a wake): the spinner then finds nothing and ends.
+func (p *Pool) Wake() {
+	if p.spinning.Load() || !p.spinning.CompareAndSwap(false, true) {
+		return
+	}
+	go p.spin()
+}
+
+func (p *Pool) spin() {
+	p.spinning.Store(false)
+	if p.avail.Load() > 0 && (!p.q.empty() || p.anyNext()) {
+		p.wake()
+	}
+}
+
+// Crowded reports whether anything besides the caller waits for a carrier: a queued Runnable, or
+// one in a hand-off cell.
+func (p *Pool) Crowded() bool { return !p.q.empty() || p.anyNext() }
+
+// Yielded puts r (the caller's own resumption, whose continuation has yielded) at the tail of
+// the queue and picks what s runs next: new tasks first, then what waits in s's cell (queued
+// before anything in the queues), then the resumptions, at whose tail r is. The caller's
+// dispatch loop then goes on (Next returns the pick).
+func (p *Pool) Yielded(s *Slot, r Runnable) {
+	p.q.push(r)
+	if p.excess.Load() > 0 {
+		return
+	}
+	n, ok := p.q.fresh.pop()
+	if !ok {
+		if n = p.takeNext(s); n == nil {
+			if n = p.steal(); n == nil {
+				n, _ = p.q.resumed.pop()
+			}
+		}
+	}
+	s.then = n
+}
+
+// SetOnIdle makes f run on the goroutine that holds s just before s goes idle, and then, if
+// that left no slot busy, allIdle (both may be nil).
+func (p *Pool) SetOnIdle(f func(s *Slot), allIdle func()) { p.onIdle, p.allIdle = f, allIdle }
 
 // startDispatcher starts a goroutine that runs the dispatch loop on s, starting with r, until the
 // queue is empty or the goroutine loses its slot (a resumption took it, or a task ended
@@ -443,6 +509,10 @@ func (p *Pool) newSlotLocked() *Slot {
 // queued Runnable to carry on s, or nil after putting s back (idle, or retired when the pool is
 // shrinking after a compensation).
 func (p *Pool) Next(s *Slot) Runnable {
+	if r := s.then; r != nil {
+		s.then = nil
+		return r
+	}
 	if r := p.takeNext(s); r != nil {
 		return r
 	}
@@ -456,8 +526,13 @@ func (p *Pool) Next(s *Slot) Runnable {
 
 //go:noinline
 func (p *Pool) nextSlow(s *Slot) Runnable {
-	if p.excess.Load() > 0 && p.retire(s) {
-		return nil
+	if p.excess.Load() > 0 {
+		if p.onIdle != nil {
+			p.onIdle(s) // before it may retire
+		}
+		if p.retire(s) {
+			return nil
+		}
 	}
 	if r, ok := p.q.pop(); ok {
 		return r
@@ -465,9 +540,16 @@ func (p *Pool) nextSlow(s *Slot) Runnable {
 	if r := p.steal(); r != nil {
 		return r
 	}
+	if p.onIdle != nil {
+		p.onIdle(s)
+	}
 	p.mu.Lock()
 	p.idleLocked(s)
+	last := p.busy == 0
 	p.mu.Unlock()
+	if last && p.allIdle != nil {
+		p.allIdle()
+	}
 	// a Submit that pushed after the pop above may have seen no slot available, and a PutNext
 	// after the steal no idle slot: look again
 	if !p.q.empty() || p.anyNext() {
@@ -499,41 +581,6 @@ func (p *Pool) Release(s *Slot) {
 	if r := p.Next(s); r != nil {
 		p.dispatchOn(s, r)
 	}
-}
-
-// Dispatch gives s, which the caller holds and got r for from Next, to r: a resumption is
-// woken on s, a new task gets a goroutine of its own (the caller is about to block). Release is
-// Next and then Dispatch; a caller deep in a parked thread's stack calls the two itself to save a
-// frame.
-func (p *Pool) Dispatch(s *Slot, r Runnable) { p.dispatchOn(s, r) }
-
-// Yield puts r (the caller's own resumption) at the tail of the queue and hands s to the queue's
-// head. It returns false, leaving everything as it was, when nothing else is queued: the caller
-// just keeps running. (If the others are taken by other carriers meanwhile, the head may be r
-// itself: Carry then hands s straight back.)
-func (p *Pool) Yield(s *Slot, r Runnable) bool {
-	if p.q.empty() && !p.anyNext() {
-		return false
-	}
-	p.q.push(r)
-	if p.excess.Load() <= 0 {
-		// new tasks first, then what waits in s's cell (queued before anything in the queues),
-		// then the resumptions, at whose tail r is
-		n, ok := p.q.fresh.pop()
-		if !ok {
-			if n = p.takeNext(s); n == nil {
-				if n = p.steal(); n == nil {
-					n, _ = p.q.resumed.pop()
-				}
-			}
-		}
-		if n != nil {
-			p.dispatchOn(s, n)
-			return true
-		}
-	}
-	p.Release(s)
-	return true
 }
 
 // Compensate raises the number of carriers by one (up to the maximum pool size) while a carrier is
@@ -634,7 +681,7 @@ type Stats struct {
 	Compensations  int   // compensations in force
 	PeakPoolSize   int   // largest pool size seen
 	Submitted      int64 // runnables ever queued (Submit and Yield)
-	Goroutines     int64 // goroutines the pool started that have not ended (dispatchers, and threads that parked on them)
+	Goroutines     int64 // goroutines the pool started that have not ended (drivers)
 	PeakGoroutines int64 // the most of them alive at once
 }
 

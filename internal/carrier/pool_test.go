@@ -94,14 +94,37 @@ func TestSubmitAfterCloseFails(t *testing.T) {
 	}
 }
 
-func TestYieldWithNothingQueuedKeepsRunning(t *testing.T) {
+// Yielded requeues the yielding Runnable behind the others and hands the slot's holder the
+// next one the way Thread.yield orders them: new tasks first, then the resumptions, at whose
+// tail the yielder is.
+func TestYieldedRunsNewTasksThenTheYielder(t *testing.T) {
 	p := carrier.New(1, 1)
-	done := make(chan bool)
-	p.Submit(&task{"y", func(s *carrier.Slot) { done <- p.Yield(s, &task{}) }})
-	if <-done {
-		t.Fatal("Yield handed the carrier away with nothing queued")
+	var mu sync.Mutex
+	var order []string
+	rec := func(x string) { mu.Lock(); order = append(order, x); mu.Unlock() }
+	var wg sync.WaitGroup
+	wg.Add(3)
+	yielder := &task{"yielder", nil}
+	yielder.run = func(s *carrier.Slot) {
+		rec("yielder")
+		if yielder.name == "yielder" {
+			yielder.name = "yielded"
+			p.Submit(&task{"new", func(*carrier.Slot) { rec("new"); wg.Done() }})
+			p.Yielded(s, &requeued{yielder})
+		}
+		wg.Done()
+	}
+	p.Submit(yielder)
+	wg.Wait()
+	if diff := cmp.Diff([]string{"yielder", "new", "yielder"}, order); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
 	}
 }
+
+// requeued is a task queued as a resumption.
+type requeued struct{ *task }
+
+func (r *requeued) Resumption() bool { return true }
 
 // The pool counts the goroutines it starts while they live (issue 15, defect 13: the scale test
 // measures a burst by this count, not by the process-wide runtime.NumGoroutine). Tasks queued

@@ -1,0 +1,377 @@
+package thread
+
+import (
+	"iter"
+	"runtime/trace"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/loomgo/loom/internal/carrier"
+)
+
+// Continuations. A virtual thread runs on a coroutine (iter.Pull), a continuation in the JDK's
+// terms, and a carrier is a goroutine, the driver, that resumes continuations (coro.next) until
+// they yield back to it: because a thread parked, yielded, gave its carrier away (Blocking, an
+// I/O park), or because the continuation found nothing more to run. A switch between the two is
+// a direct switch of goroutines on one OS thread that bypasses the Go scheduler, which is what
+// makes a park and its wake cheap: see park.go ("The floor of two designs").
+//
+// A continuation runs the dispatch loop itself (coro.loop): it runs new tasks inline, one after
+// the other, as long as the carrier's next Runnable is a new task, so a burst of tasks that never
+// park costs no switch at all. When a task parks, the continuation is that thread's from then on:
+// it yields to its driver, which publishes the park and goes on with another continuation (one it
+// keeps, or a new one). When the parked thread is resumed, a driver resumes its continuation;
+// when the thread ends, the continuation goes back to dispatching on whatever carrier it then
+// holds. When the next Runnable is a resumption, the loop yields it to its driver (whyResume),
+// which resumes that thread's continuation: only a driver can switch to a continuation.
+//
+// Only the driver that resumed a continuation may resume it again after it yields, and only once
+// it has yielded: a park is published (the park word's parked phase) by the driver after the
+// switch (publishPark), as the JDK's VirtualThread.afterYield does, so that no waker can queue a
+// continuation that is still running.
+//
+// A continuation that is free (it yielded whyResume or whyIdle) is kept for the next new task
+// (coroCache): making one costs iter.Pull's six allocations and a goroutine. They end when no
+// carrier of their scheduler has been busy for a while (allIdle), so that an idle scheduler soon
+// holds no goroutine.
+
+// Why a continuation yielded (coro.why).
+const (
+	whyParked   = iota // its thread parks: publish the park (publishPark)
+	whyYield           // its thread yields (Thread.yield): queue it behind the others
+	whyDetached        // its thread gave its carrier away (Blocking, I/O) and now wants one
+	whyResume          // the next Runnable is a resumption (res): resume it; this one is free
+	whyIdle            // nothing to run: the carrier went idle; this one is free
+)
+
+// coro is a continuation: the coroutine virtual threads run on, and what it tells its driver
+// when it yields.
+type coro struct {
+	next func() (struct{}, bool)
+	stop func()
+	yld  func(struct{}) bool
+	sc   *Scheduler
+	t    *Thread // the thread it runs, nil while it dispatches or is free
+	gid  int64   // the coroutine's goroutine
+	pk   *parker // for the parks that keep the carrier (parkInPlace), made on first use
+
+	why    uint8
+	back   bool          // publishPark took the park back (a permit or interrupt came)
+	dead   bool          // it has ended (whyResume): not to be kept
+	reason uint8         // the park's (whyParked), for its trace
+	slot   *carrier.Slot // in: the carrier to dispatch on (free); out: the carrier held at the yield
+	other  *Thread       // in: the new task to run first (free); out: the thread to resume (whyResume)
+
+	// the park to publish (whyParked); its blocker is the thread's (Thread.Blocker)
+	parked   uint64
+	deadline int64
+	timeout  time.Duration
+}
+
+// newCoro makes a continuation. It is called by a driver.
+//
+//go:noinline
+func newCoro(sc *Scheduler) *coro {
+	co := &coro{sc: sc}
+	sc.coros.made.Add(1)
+	co.next, co.stop = iter.Pull(co.body)
+	return co
+}
+
+func (co *coro) body(yield func(struct{}) bool) {
+	cp := &co.sc.coros
+	for n := cp.live.Add(1); n > cp.peak.Load(); {
+		if p := cp.peak.Load(); n <= p || cp.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	defer cp.live.Add(-1)
+	co.yld = yield
+	co.gid = gidFunc()
+	co.loop()
+}
+
+// loop is the dispatch loop of a continuation: run the new task given, then the carrier's next
+// ones inline; yield a resumption or an idle carrier to the driver, and start again with the next
+// new task given. It returns when the continuation is stopped.
+func (co *coro) loop() {
+	for {
+		t := co.other
+		co.other = nil
+		t.run(co, co.slot)
+		s := co.slot // the carrier t ended on
+		r := s.Pool().Next(s)
+		for {
+			if r == nil {
+				co.why, co.slot = whyIdle, nil
+			} else if r.Resumption() {
+				co.why, co.slot, co.other = whyResume, s, (*Thread)(r.(*resumption))
+				if c := (*coroCache)(s.Spare); c != nil && c.n == coroKeep {
+					co.dead = true // its carrier keeps enough: end here rather than be stopped
+					return
+				}
+			} else {
+				co.other, co.slot = (*Thread)(r.(*newTask)), s
+				break
+			}
+			if !co.yld(struct{}{}) {
+				return // stopped
+			}
+			if co.other != nil { // a new task: run it
+				break
+			}
+		}
+	}
+}
+
+// yield switches back to the driver with reason why, on behalf of the thread it runs.
+func (co *coro) yield(why uint8) {
+	co.why = why
+	co.yld(struct{}{})
+}
+
+// coroKeep is how many finished continuations a carrier keeps for itself, and coroShared how
+// many its scheduler keeps for all (those of carriers that went idle).
+const (
+	coroKeep   = 8
+	coroShared = 64
+)
+
+// coroCache is a carrier's own continuations (Slot.Spare), used only by the goroutine that holds
+// the carrier.
+type coroCache struct {
+	free [coroKeep]*coro
+	n    int
+}
+
+// coroPool is a scheduler's continuations beside its carriers' own: a carrier that goes idle
+// leaves its own here, and they end when no carrier is busy (an idle scheduler holds no
+// goroutine).
+type coroPool struct {
+	mu    sync.Mutex
+	free  []*coro
+	armed atomic.Bool  // a keep-alive timer is pending (allIdle)
+	live  atomic.Int64 // continuations started and not ended (Stats)
+	peak  atomic.Int64 // the most of them live at once
+	made  atomic.Int64 // continuations ever made (for tests)
+}
+
+func (sc *Scheduler) takeCoro(s *carrier.Slot) *coro {
+	if c := (*coroCache)(s.Spare); c != nil && c.n > 0 {
+		c.n--
+		co := c.free[c.n]
+		c.free[c.n] = nil
+		return co
+	}
+	cp := &sc.coros
+	cp.mu.Lock()
+	if n := len(cp.free); n > 0 {
+		co := cp.free[n-1]
+		cp.free[n-1] = nil
+		cp.free = cp.free[:n-1]
+		cp.mu.Unlock()
+		return co
+	}
+	cp.mu.Unlock()
+	return newCoro(sc)
+}
+
+// keepCoro keeps co, free, for the scheduler's next threads; its carrier has gone idle.
+func (sc *Scheduler) keepCoro(co *coro) {
+	cp := &sc.coros
+	cp.mu.Lock()
+	if len(cp.free) >= coroShared {
+		cp.mu.Unlock()
+		co.stop()
+		return
+	}
+	cp.free = append(cp.free, co)
+	cp.mu.Unlock()
+	if !sc.pool.Busy() {
+		sc.allIdle() // its carrier's going idle may have armed the end already
+	}
+}
+
+func putCoro(s *carrier.Slot, co *coro) {
+	c := (*coroCache)(s.Spare)
+	if c == nil {
+		c = new(coroCache)
+		s.Spare = unsafe.Pointer(c)
+	}
+	if c.n < coroKeep {
+		c.free[c.n] = co
+		c.n++
+		return
+	}
+	co.stop()
+}
+
+// slotIdle moves the continuations of s, which is about to go idle, to its scheduler's.
+func (sc *Scheduler) slotIdle(s *carrier.Slot) {
+	c := (*coroCache)(s.Spare)
+	if c == nil || c.n == 0 {
+		return
+	}
+	cp := &sc.coros
+	cp.mu.Lock()
+	for c.n > 0 && len(cp.free) < coroShared {
+		c.n--
+		cp.free = append(cp.free, c.free[c.n])
+		c.free[c.n] = nil
+	}
+	cp.mu.Unlock()
+	for c.n > 0 { // beyond what the scheduler keeps
+		c.n--
+		c.free[c.n].stop()
+		c.free[c.n] = nil
+	}
+}
+
+// coroKeepAlive is how long a scheduler with no busy carrier keeps its continuations, as a
+// ForkJoinPool keeps an idle worker for a keep-alive time (the JDK's is 30 s; this one is short
+// so that an idle scheduler soon holds no goroutine).
+const coroKeepAlive = 20 * time.Millisecond
+
+// allIdle arms the end of the continuations the scheduler keeps: no carrier is busy now.
+func (sc *Scheduler) allIdle() {
+	if sc.coros.armed.Load() || !sc.coros.armed.CompareAndSwap(false, true) {
+		return
+	}
+	time.AfterFunc(coroKeepAlive, func() {
+		sc.coros.armed.Store(false)
+		if !sc.pool.Busy() { // else the carrier busy now arms it again when it goes idle
+			sc.dropCoros()
+		}
+	})
+}
+
+// dropCoros ends the continuations the scheduler keeps.
+func (sc *Scheduler) dropCoros() {
+	cp := &sc.coros
+	cp.mu.Lock()
+	free := cp.free
+	cp.free = nil
+	cp.mu.Unlock()
+	for _, co := range free {
+		co.stop()
+	}
+}
+
+// run runs the new thread t on co, on carrier s, inline; co.slot is the carrier t ended on.
+func (t *Thread) run(co *coro, s *carrier.Slot) {
+	co.t = t
+	t.wait = unsafe.Pointer(co)
+	t.gid = co.gid
+	t.mount(s)
+	t.traceRunning()
+	defer t.endUnfinished()
+	if f, ok := t.task.(funcTask); ok {
+		f() // not through Run: one frame less under a parked thread
+	} else {
+		t.task.Run()
+	}
+	co.slot = t.finish()
+}
+
+// drive resumes the continuation co on carrier s until a thread parks, yields or gives its
+// carrier away, or the continuation has nothing more to run, and acts on it. It is Carry, for a
+// new task and a resumption alike.
+func drive(co *coro, s *carrier.Slot) (*carrier.Slot, bool) {
+	ok := false
+	defer func() {
+		if !ok { // runtime.Goexit in a thread, which ended its continuation and, through it, us
+			if co.slot != nil {
+				co.slot.Pool().Release(co.slot)
+			}
+			s.Pool().GoroutineExiting()
+		}
+	}()
+	for {
+		co.next()
+		switch co.why {
+		case whyParked:
+			t := co.t
+			s = co.slot
+			if t.publishPark(co, s) {
+				ok = true
+				return s, true
+			}
+			// taken back: resume it at once
+		case whyResume:
+			t := co.other
+			co.other = nil
+			s = co.slot
+			if !co.dead {
+				putCoro(s, co)
+			}
+			co = t.coro()
+			t.slot.Store(s)
+			co.slot = nil
+		case whyIdle: // the carrier went idle in the loop's Next
+			co.sc.keepCoro(co)
+			ok = true
+			return nil, false
+		case whyYield:
+			t := co.t
+			s = co.slot
+			s.Pool().Yielded(s, t.resumption())
+			ok = true
+			return s, true
+		default: // whyDetached
+			t := co.t
+			ok = true
+			if err := t.sched.pool.Submit(t.resumption()); err != nil {
+				panic(err) // resumptions are accepted even by a closed pool
+			}
+			return nil, false
+		}
+	}
+}
+
+// publishPark publishes the park t's continuation co yielded for, on carrier s, now that it has
+// switched out. It reports false if the permit or an interrupt came meanwhile: t then holds s
+// again and is RUNNABLE, and the caller resumes it.
+func (t *Thread) publishPark(co *coro, s *carrier.Slot) bool {
+	parked, reason, timeout, deadline := co.parked, int(co.reason), co.timeout, co.deadline
+	co.back = false
+	t.park.Store(parked)
+	permit := permitFor(reason)
+	if t.bits.get(permit) || parked&flagNoIntr == 0 && t.bits.get(bitInterrupted) {
+		if t.park.CompareAndSwap(parked, parked>>seqShift<<seqShift|phaseRunning) {
+			co.back = true
+			t.slot.Store(s)
+			t.bits.clear(permit)
+			t.afterPark(parked)
+			return false
+		}
+		// a waker won: it queues the thread
+	}
+	t.sched.count(s, cParked, 1)
+	if timeout > 0 {
+		t.sched.timers.add(t, deadline, parked)
+	}
+	if trace.IsEnabled() {
+		var blocker any
+		if parked&flagBlocker != 0 {
+			blocker = t.Blocker()
+		}
+		t.traceUnmountSlow("", reason, blocker, timeout)
+	}
+	return true
+}
+
+// coro returns a virtual thread's continuation.
+func (t *Thread) coro() *coro { return (*coro)(t.wait) }
+
+// pk returns t's parker, for a park that keeps its carrier, or nil if it has none yet.
+func (t *Thread) pk() *parker {
+	if t.kind == kindVirtual {
+		if co := t.coro(); co != nil {
+			return co.pk
+		}
+		return nil
+	}
+	return (*parker)(t.wait)
+}

@@ -1,0 +1,57 @@
+package thread
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// A scheduler keeps the continuations its threads ended on for the next ones, and ends them once
+// no carrier has been busy for a while: an idle scheduler soon holds no goroutine (goleak checks
+// every package's tests too, but only at the end).
+func TestIdleSchedulerEndsItsContinuations(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Add(1)
+		OfVirtual().Scheduler(s).Start(func() {
+			defer wg.Done()
+			if err := Sleep(time.Millisecond); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := s.coros.live.Load(); n == 0 {
+		t.Fatal("no continuation kept right after the threads ended")
+	}
+	for deadline := time.Now().Add(5 * time.Second); s.coros.live.Load() != 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d continuations still live after the scheduler went idle", s.coros.live.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Threads that never park run inline on the continuation that dispatches them, one after the
+// other: a burst of them makes no more continuations than it has carriers busy at once, and the
+// next burst reuses them.
+func TestBurstRunsOnFewContinuations(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	for range 3 {
+		var wg sync.WaitGroup
+		wg.Add(10000)
+		f := OfVirtual().Scheduler(s).Factory()
+		for range 10000 {
+			f.NewThread(wg.Done).Start()
+		}
+		wg.Wait()
+	}
+	// each carrier's driver needs one to start, and one more each time it hands a carrier over
+	// (a start or end on the other carrier); far fewer than the threads
+	if n := s.coros.made.Load(); n > 100 {
+		t.Fatalf("%d continuations made for 30,000 threads that never park", n)
+	}
+}

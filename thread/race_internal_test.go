@@ -1,5 +1,0 @@
-//go:build race
-
-package thread
-
-const raceInternal = true
