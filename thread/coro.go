@@ -2,7 +2,6 @@ package thread
 
 import (
 	"iter"
-	"runtime/trace"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,7 +41,7 @@ const (
 	whyParked   = iota // its thread parks: publish the park (publishPark)
 	whyYield           // its thread yields (Thread.yield): queue it behind the others
 	whyDetached        // its thread gave its carrier away (Blocking, I/O) and now wants one
-	whyResume          // the next Runnable is a resumption (res): resume it; this one is free
+	whyResume          // the next Runnable is a resumption (other): resume it; this one is free
 	whyIdle            // nothing to run: the carrier went idle; this one is free
 )
 
@@ -57,17 +56,15 @@ type coro struct {
 	gid  int64   // the coroutine's goroutine
 	pk   *parker // for the parks that keep the carrier (parkInPlace), made on first use
 
-	why    uint8
-	back   bool          // publishPark took the park back (a permit or interrupt came)
-	dead   bool          // it has ended (whyResume): not to be kept
-	reason uint8         // the park's (whyParked), for its trace
-	slot   *carrier.Slot // in: the carrier to dispatch on (free); out: the carrier held at the yield
-	other  *Thread       // in: the new task to run first (free); out: the thread to resume (whyResume)
+	why   uint8
+	back  bool          // publishPark took the park back (a permit or interrupt came)
+	dead  bool          // it has ended (whyResume): not to be kept
+	slot  *carrier.Slot // in: the carrier to dispatch on (free); out: the carrier held at the yield
+	other *Thread       // in: the new task to run first (free); out: the thread to resume (whyResume)
 
-	// the park to publish (whyParked); its blocker is the thread's (Thread.Blocker)
+	// the park to publish (whyParked): its word, and its deadline if it is timed (flagQueued)
 	parked   uint64
 	deadline int64
-	timeout  time.Duration
 }
 
 // newCoro makes a continuation. It is called by a driver.
@@ -147,8 +144,7 @@ type coroCache struct {
 }
 
 // coroPool is a scheduler's continuations beside its carriers' own: a carrier that goes idle
-// leaves its own here, and they end when no carrier is busy (an idle scheduler holds no
-// goroutine).
+// leaves its own here, and they end once no carrier has been busy for coroKeepAlive (allIdle).
 type coroPool struct {
 	mu    sync.Mutex
 	free  []*coro
@@ -334,10 +330,13 @@ func drive(co *coro, s *carrier.Slot) (*carrier.Slot, bool) {
 // switched out. It reports false if the permit or an interrupt came meanwhile: t then holds s
 // again and is RUNNABLE, and the caller resumes it.
 func (t *Thread) publishPark(co *coro, s *carrier.Slot) bool {
-	parked, reason, timeout, deadline := co.parked, int(co.reason), co.timeout, co.deadline
+	parked, deadline := co.parked, co.deadline
 	co.back = false
 	t.park.Store(parked)
-	permit := permitFor(reason)
+	permit := uint32(bitPermit)
+	if parked&flagMonitor != 0 {
+		permit = bitMonitorPermit // see permitFor
+	}
 	if t.bits.get(permit) || parked&flagNoIntr == 0 && t.bits.get(bitInterrupted) {
 		if t.park.CompareAndSwap(parked, parked>>seqShift<<seqShift|phaseRunning) {
 			co.back = true
@@ -349,15 +348,8 @@ func (t *Thread) publishPark(co *coro, s *carrier.Slot) bool {
 		// a waker won: it queues the thread
 	}
 	t.sched.count(s, cParked, 1)
-	if timeout > 0 {
+	if parked&flagQueued != 0 {
 		t.sched.timers.add(t, deadline, parked)
-	}
-	if trace.IsEnabled() {
-		var blocker any
-		if parked&flagBlocker != 0 {
-			blocker = t.Blocker()
-		}
-		t.traceUnmountSlow("", reason, blocker, timeout)
 	}
 	return true
 }

@@ -207,13 +207,19 @@ func (t *Thread) parkYield(slot *carrier.Slot, timeout time.Duration, deadline i
 		parked |= flagQueued
 	}
 	co := t.coro()
-	co.parked, co.deadline, co.timeout, co.reason, co.slot = parked, deadline, timeout, uint8(reason), slot
+	co.parked, co.deadline, co.slot = parked, deadline, slot
 	// Unmounted from here on; the state before the park is published (a WAITING virtual thread
-	// has no carrier), and published only once the continuation has switched out.
+	// has no carrier), and published only once the continuation has switched out. The trace's
+	// region for the unmount begins and ends on the thread's goroutine (traceMount).
 	t.slot.Store(nil)
 	t.enterParkState(st, reason)
+	t.traceUnmount("", reason, blocker, timeout)
 	co.yield(whyParked)
-	return !co.back
+	if co.back {
+		t.traceMount() // the driver took the park back: mounted again on the same carrier
+		return false
+	}
+	return true
 }
 
 // parkEnd mounts t, woken from the park parkStart began, on the carrier it was given. It reports
