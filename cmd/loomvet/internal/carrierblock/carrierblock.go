@@ -40,6 +40,13 @@
 // connection and Accept of a listener that are seen to come from package net rather than vio;
 // http.Get, Head, Post and PostForm; Read and Write of an *os.File; Run, Wait, Output and
 // CombinedOutput of an *exec.Cmd.
+//
+// Also reported, though it does not block: runtime.LockOSThread written in a task's own code,
+// outside thread.Native. A virtual thread is a continuation, and the Go runtime ends the process
+// when a continuation switches while locked to its OS thread, so such a thread crashes the
+// process the next time it parks, yields or ends. Inside thread.Native it parks in place and is
+// safe. (A call reached through the package's own functions is not reported: whether it runs
+// inside Native is not followed through calls.)
 package carrierblock
 
 import (
@@ -539,6 +546,10 @@ func (c *checker) checkCall(call *ast.CallExpr, fn *types.Func, stack []ast.Node
 	}
 	name := loomapi.Name(fn)
 	switch path := fn.Pkg().Path(); {
+	case loomapi.IsFunc(fn, "runtime", "LockOSThread"):
+		if len(via) == 0 && !c.inNative(stack) {
+			c.pass.Reportf(call.Pos(), "runtime.LockOSThread on a virtual thread (in a task of %s) ends the process with a fatal error when the thread next parks, yields or ends (its continuation switches while locked): call it inside thread.Native and unlock before Native returns, or run the task on a platform thread (thread.OfPlatform)", how)
+		}
 	case loomapi.IsFunc(fn, "time", "Sleep"):
 		c.report(call.Pos(), "time.Sleep", "use thread.Sleep, which unmounts", how, via, c.sleepFix(call, stack))
 	case loomapi.IsMethod(fn, "sync", "Mutex", "Lock"):
@@ -572,6 +583,19 @@ func (c *checker) checkCall(call *ast.CallExpr, fn *types.Func, stack []ast.Node
 	case loomapi.IsMethod(fn, "os/exec", "Cmd", "Run", "Wait", "Output", "CombinedOutput"):
 		c.report(call.Pos(), name, "wrap it in thread.Blocking, which gives the carrier back for its duration", how, via, nil)
 	}
+}
+
+// inNative reports whether the innermost function literal of stack is an argument of
+// thread.Native: code that runs pinned, where a locked OS thread is safe.
+func (c *checker) inNative(stack []ast.Node) bool {
+	for i := len(stack) - 1; i > 0; i-- {
+		if _, ok := stack[i].(*ast.FuncLit); !ok {
+			continue
+		}
+		call, ok := stack[i-1].(*ast.CallExpr)
+		return ok && loomapi.IsFunc(loomapi.Callee(c.pass.TypesInfo, call), loomapi.Thread, "Native")
+	}
+	return false
 }
 
 // netValue reports whether e, a connection or listener, is seen to come from package net (and not

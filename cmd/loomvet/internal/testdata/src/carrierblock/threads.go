@@ -1,6 +1,7 @@
 package carrierblock
 
 import (
+	"runtime"
 	"sync"
 
 	"github.com/loomgo/loom/executors"
@@ -105,5 +106,18 @@ func nested(ch chan int) {
 		defer func() { <-ch }()   // want `a channel receive on a virtual thread`
 		m := func() { mu.Lock() } // want `\(\*sync.Mutex\).Lock on a virtual thread`
 		m()
+	})
+}
+
+func lockedOSThread() {
+	thread.StartVirtualThread(func() {
+		runtime.LockOSThread() // want `runtime.LockOSThread on a virtual thread \(in a task of thread.StartVirtualThread\) ends the process with a fatal error`
+		defer runtime.UnlockOSThread()
+	})
+	thread.StartVirtualThread(func() {
+		thread.Native(func() {
+			runtime.LockOSThread() // inside Native: the thread parks in place, not reported
+			defer runtime.UnlockOSThread()
+		})
 	})
 }
