@@ -192,14 +192,6 @@ func BenchmarkPingPongOneCarrier(b *testing.B) {
 // threads against two goroutines on unbuffered channels (target <= 1.5), on the default
 // scheduler and on one carrier (whose target is JDK 25's figure on the same machine).
 func BenchmarkVsGoroutines(b *testing.B) {
-	goStartJoin := func(n int) {
-		for range n {
-			var wg sync.WaitGroup
-			wg.Add(1)
-			go func() { wg.Done() }()
-			wg.Wait()
-		}
-	}
 	startJoin := func(n int) {
 		for range n {
 			thread.StartVirtualThread(func() {}).Join()
@@ -215,4 +207,14 @@ func BenchmarkVsGoroutines(b *testing.B) {
 		defer s.Close()
 		testutil.Pair(b, chanPingPong, parkPingPong(thread.OfVirtual().Scheduler(s)))
 	})
+}
+
+// goStartJoin is n starts and joins of a goroutine (go + WaitGroup): the baseline of start+join.
+func goStartJoin(n int) {
+	for range n {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { wg.Done() }()
+		wg.Wait()
+	}
 }

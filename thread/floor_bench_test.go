@@ -25,17 +25,7 @@ import (
 func BenchmarkHandOffFloor(b *testing.B) {
 	b.Run("CondPingPong", func(b *testing.B) { testutil.Pair(b, chanPingPong, condPingPong) })
 	b.Run("CoroutinePingPong", func(b *testing.B) { testutil.Pair(b, chanPingPong, coPingPong) })
-	b.Run("CoroutineStartJoin", func(b *testing.B) {
-		goStartJoin := func(n int) {
-			for range n {
-				var wg sync.WaitGroup
-				wg.Add(1)
-				go func() { wg.Done() }()
-				wg.Wait()
-			}
-		}
-		testutil.Pair(b, goStartJoin, coStartJoin)
-	})
+	b.Run("CoroutineStartJoin", func(b *testing.B) { testutil.Pair(b, goStartJoin, coStartJoin) })
 }
 
 // floorParker is park.go's parker, reduced to its mechanism.
