@@ -35,8 +35,8 @@ func TestIdleSchedulerEndsItsContinuations(t *testing.T) {
 }
 
 // Threads that never park run inline on the continuation that dispatches them, one after the
-// other: a burst of them makes no more continuations than it has carriers busy at once, and the
-// next burst reuses them.
+// other: a burst of them makes a few continuations, not one per thread (reuse across parks:
+// TestEndedThreadsLeaveTheirContinuationsForReuse).
 func TestBurstRunsOnFewContinuations(t *testing.T) {
 	s := NewScheduler(SchedulerOptions{Parallelism: 2})
 	defer s.Close()
@@ -53,5 +53,27 @@ func TestBurstRunsOnFewContinuations(t *testing.T) {
 	// (a start or end on the other carrier); far fewer than the threads
 	if n := s.coros.made.Load(); n > 100 {
 		t.Fatalf("%d continuations made for 30,000 threads that never park", n)
+	}
+}
+
+// A thread that parks holds its continuation; once it ends, the continuation serves the next
+// threads: a thousand threads started, parked and joined one after another make a handful.
+func TestEndedThreadsLeaveTheirContinuationsForReuse(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	OfVirtual().Scheduler(s).Start(func() {
+		for range 1000 {
+			th := OfVirtual().Scheduler(s).Start(func() {
+				if err := Sleep(time.Microsecond); err != nil {
+					t.Error(err)
+				}
+			})
+			th.Join()
+		}
+	}).Join()
+	// the starter's, and the ones its carriers were driving when the started thread parked
+	t.Logf("%d continuations made", s.coros.made.Load())
+	if n := s.coros.made.Load(); n > 50 {
+		t.Fatalf("%d continuations made for 1,000 threads that parked one after another", n)
 	}
 }

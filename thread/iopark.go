@@ -155,7 +155,7 @@ func (t *Thread) ioPark(how int) {
 	}
 	io.mode = ioUnmounted
 	if t.regIndex == 0 {
-		t.firstUnmount(s)
+		registerVirtual(t) // unmounted, it is found through the registry (LiveThreads)
 	}
 	if t.sched.opts.ProfilerLabels {
 		t.labelGoroutine()

@@ -444,11 +444,6 @@ func wakerSlot(p *carrier.Pool) *carrier.Slot {
 // resumeKey turns a key of a hand-off cell back into the thread's resumption (Pool.SetResume).
 func resumeKey(k unsafe.Pointer) carrier.Runnable { return (*resumption)(k) }
 
-// firstUnmount is what a virtual thread does when it first gives up its carrier: it becomes
-// visible to LiveThreads (a running thread is found through its carrier, a parked one through
-// the registry).
-func (t *Thread) firstUnmount(*carrier.Slot) { registerVirtual(t) }
-
 // The wake of a park that keeps its carrier (parkInPlace: a platform thread, a pinned virtual
 // thread, or one running unmounted in Blocking): the goroutine waits on its parker, and the one
 // waker that won the park word wakes it (wakeWith). The CAS on the park word guarantees one wake
@@ -494,8 +489,8 @@ func (t *Thread) armWake() {
 	p := t.pk()
 	if p == nil {
 		p = newParker()
-		if co := t.coro(); t.kind == kindVirtual && co != nil {
-			co.pk = p
+		if t.kind == kindVirtual {
+			t.coro().pk = p // a virtual thread that parks runs on a continuation
 		} else {
 			t.wait = unsafe.Pointer(p)
 		}
@@ -847,7 +842,7 @@ func Yield() {
 		return // nothing else waits: it just continues
 	}
 	if t.regIndex == 0 {
-		t.firstUnmount(s)
+		registerVirtual(t) // unmounted, it is found through the registry (LiveThreads)
 	}
 	co := t.coro()
 	co.slot = s
@@ -896,7 +891,7 @@ func Blocking(fn func()) {
 		return
 	}
 	if t.regIndex == 0 {
-		t.firstUnmount(s)
+		registerVirtual(t) // unmounted, it is found through the registry (LiveThreads)
 	}
 	t.slot.Store(nil)
 	register(t.gid, t) // unmounted, it is found by its goroutine id (Current)

@@ -148,7 +148,7 @@ type vshard struct {
 var vregistry [shards]vshard
 
 // regListed is the regIndex of a thread whose task's owner lists it (rt.Listed): not in the
-// registry, but registered all the same (firstUnmount is not called again).
+// registry, but registered all the same (registerVirtual is not called again).
 const regListed = -1
 
 // registerVirtual adds t, which is about to unmount for the first time, to the registry, unless
