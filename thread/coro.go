@@ -2,6 +2,7 @@ package thread
 
 import (
 	"iter"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,9 +33,9 @@ import (
 // continuation that is still running.
 //
 // A continuation that is free (it yielded whyResume or whyIdle) is kept for the next new task
-// (coroCache): making one costs iter.Pull's six allocations and a goroutine. They end when no
-// carrier of their scheduler has been busy for a while (allIdle), so that an idle scheduler soon
-// holds no goroutine.
+// (coroCache, coroPool): making one costs iter.Pull's six allocations and a goroutine. Those
+// nobody takes for a while end (coroPool.sweep), so that an idle scheduler soon holds no
+// goroutine.
 
 // Why a continuation yielded (coro.why).
 const (
@@ -58,7 +59,6 @@ type coro struct {
 
 	why   uint8
 	back  bool          // publishPark took the park back (a permit or interrupt came)
-	dead  bool          // it has ended (whyResume): not to be kept
 	slot  *carrier.Slot // in: the carrier to dispatch on (free); out: the carrier held at the yield
 	other *Thread       // in: the new task to run first (free); out: the thread to resume (whyResume)
 
@@ -105,10 +105,6 @@ func (co *coro) loop() {
 				co.why, co.slot = whyIdle, nil
 			} else if r.Resumption() {
 				co.why, co.slot, co.other = whyResume, s, (*Thread)(r.(*resumption))
-				if c := (*coroCache)(s.Spare); c != nil && c.n == coroKeep {
-					co.dead = true // its carrier keeps enough: end here rather than be stopped
-					return
-				}
 			} else {
 				co.other, co.slot = (*Thread)(r.(*newTask)), s
 				break
@@ -129,12 +125,9 @@ func (co *coro) yield(why uint8) {
 	co.yld(struct{}{})
 }
 
-// coroKeep is how many finished continuations a carrier keeps for itself, and coroShared how
-// many its scheduler keeps for all (those of carriers that went idle).
-const (
-	coroKeep   = 8
-	coroShared = 64
-)
+// coroKeep is how many free continuations a carrier keeps for itself; beyond that it moves
+// them, a batch at a time, to its scheduler's pool (coroPool).
+const coroKeep = 8
 
 // coroCache is a carrier's own continuations (Slot.Spare), used only by the goroutine that holds
 // the carrier.
@@ -143,54 +136,67 @@ type coroCache struct {
 	n    int
 }
 
-// coroPool is a scheduler's continuations beside its carriers' own: a carrier that goes idle
-// leaves its own here, and they end once no carrier has been busy for coroKeepAlive (allIdle).
+// coroPool is a scheduler's free continuations beside its carriers' own. It keeps every one it
+// is given, and ends those nobody needed for a while: a sweep, every coroKeepAlive while it holds
+// any, ends as many as the fewest it held since the sweep before (its low-water mark: what the
+// whole interval did not need), the oldest first. So the continuations a burst of parked threads
+// ended on serve the next burst, as the runtime's free list of dead goroutines serves the next go
+// statements; a pool nobody takes from is empty after two sweeps, so an idle scheduler soon holds
+// no goroutine; and a pool larger than what its scheduler's threads take shrinks to that.
+//
+// Rejected: keeping at most 64 and ending the rest (the first engine on continuations). A batch
+// of 100,000 sleepers started right after another then made 100,000 new ones, six allocations and
+// a goroutine each; kept, it makes few (2.0-4.7 allocations a thread against 8-10). Rejected
+// too: ending, at each sweep, all those given before the sweep before (two generations). A burst
+// of threads ends over as long as it took to start them, so the first to end were gone by the
+// time the next burst started.
 type coroPool struct {
 	mu    sync.Mutex
-	free  []*coro
-	armed atomic.Bool  // a keep-alive timer is pending (allIdle)
-	live  atomic.Int64 // continuations started and not ended (Stats)
-	peak  atomic.Int64 // the most of them live at once
-	made  atomic.Int64 // continuations ever made (for tests)
+	free  []*coro // oldest first
+	low   int     // the fewest in free since the last sweep
+	armed bool    // a sweep is pending
+
+	live atomic.Int64 // continuations started and not ended (Stats)
+	peak atomic.Int64 // the most of them live at once
+	made atomic.Int64 // continuations ever made (for tests)
 }
 
+// coroKeepAlive is how often a pool that holds free continuations is swept: one nobody takes is
+// kept at least that long and at most twice that. A ForkJoinPool keeps an idle worker for a
+// keep-alive time too (the JDK's is 30 s; this one is short so that an idle scheduler soon holds
+// no goroutine: goleak gives up after about 0.4 s).
+const coroKeepAlive = 100 * time.Millisecond
+
+// takeCoro returns a free continuation for carrier s, or a new one; it refills the carrier's own
+// from the scheduler's when it has none.
 func (sc *Scheduler) takeCoro(s *carrier.Slot) *coro {
-	if c := (*coroCache)(s.Spare); c != nil && c.n > 0 {
-		c.n--
-		co := c.free[c.n]
-		c.free[c.n] = nil
-		return co
+	c := (*coroCache)(s.Spare)
+	if c == nil {
+		c = new(coroCache)
+		s.Spare = unsafe.Pointer(c)
 	}
-	cp := &sc.coros
-	cp.mu.Lock()
-	if n := len(cp.free); n > 0 {
-		co := cp.free[n-1]
-		cp.free[n-1] = nil
-		cp.free = cp.free[:n-1]
+	if c.n == 0 {
+		cp := &sc.coros
+		cp.mu.Lock()
+		n := len(cp.free)
+		k := min(n, coroKeep)
+		c.n = copy(c.free[:], cp.free[n-k:])
+		clear(cp.free[n-k:])
+		cp.free = cp.free[:n-k]
+		cp.low = min(cp.low, n-k)
 		cp.mu.Unlock()
-		return co
+		if c.n == 0 {
+			return newCoro(sc)
+		}
 	}
-	cp.mu.Unlock()
-	return newCoro(sc)
+	c.n--
+	co := c.free[c.n]
+	c.free[c.n] = nil
+	return co
 }
 
-// keepCoro keeps co, free, for the scheduler's next threads; its carrier has gone idle.
-func (sc *Scheduler) keepCoro(co *coro) {
-	cp := &sc.coros
-	cp.mu.Lock()
-	if len(cp.free) >= coroShared {
-		cp.mu.Unlock()
-		co.stop()
-		return
-	}
-	cp.free = append(cp.free, co)
-	cp.mu.Unlock()
-	if !sc.pool.Busy() {
-		sc.allIdle() // its carrier's going idle may have armed the end already
-	}
-}
-
-func putCoro(s *carrier.Slot, co *coro) {
+// putCoro keeps co, free, for carrier s's next threads, or its scheduler's when s keeps enough.
+func (sc *Scheduler) putCoro(s *carrier.Slot, co *coro) {
 	c := (*coroCache)(s.Spare)
 	if c == nil {
 		c = new(coroCache)
@@ -201,7 +207,46 @@ func putCoro(s *carrier.Slot, co *coro) {
 		c.n++
 		return
 	}
-	co.stop()
+	sc.coros.give(c.free[:c.n], co)
+	clear(c.free[:c.n])
+	c.n = 0
+}
+
+// give adds cos and co (if not nil) to the pool's free continuations, and arms a sweep.
+func (cp *coroPool) give(cos []*coro, co *coro) {
+	cp.mu.Lock()
+	if !cp.armed {
+		cp.low = len(cp.free)
+	}
+	cp.free = append(cp.free, cos...)
+	if co != nil {
+		cp.free = append(cp.free, co)
+	}
+	arm := !cp.armed
+	cp.armed = true
+	cp.mu.Unlock()
+	if arm {
+		time.AfterFunc(coroKeepAlive, cp.sweep)
+	}
+}
+
+// sweep ends the continuations nobody needed since the last sweep (see coroPool), and arms the
+// next one if any are left.
+func (cp *coroPool) sweep() {
+	cp.mu.Lock()
+	end := slices.Clone(cp.free[:cp.low])
+	cp.free = cp.free[:copy(cp.free, cp.free[cp.low:])]
+	clear(cp.free[len(cp.free):cap(cp.free)])
+	cp.low = len(cp.free)
+	cp.armed = cp.low > 0
+	arm := cp.armed
+	cp.mu.Unlock()
+	for _, co := range end {
+		co.stop()
+	}
+	if arm {
+		time.AfterFunc(coroKeepAlive, cp.sweep)
+	}
 }
 
 // slotIdle moves the continuations of s, which is about to go idle, to its scheduler's.
@@ -210,45 +255,17 @@ func (sc *Scheduler) slotIdle(s *carrier.Slot) {
 	if c == nil || c.n == 0 {
 		return
 	}
-	cp := &sc.coros
-	cp.mu.Lock()
-	for c.n > 0 && len(cp.free) < coroShared {
-		c.n--
-		cp.free = append(cp.free, c.free[c.n])
-		c.free[c.n] = nil
-	}
-	cp.mu.Unlock()
-	for c.n > 0 { // beyond what the scheduler keeps
-		c.n--
-		c.free[c.n].stop()
-		c.free[c.n] = nil
-	}
+	sc.coros.give(c.free[:c.n], nil)
+	clear(c.free[:c.n])
+	c.n = 0
 }
 
-// coroKeepAlive is how long a scheduler with no busy carrier keeps its continuations, as a
-// ForkJoinPool keeps an idle worker for a keep-alive time (the JDK's is 30 s; this one is short
-// so that an idle scheduler soon holds no goroutine).
-const coroKeepAlive = 20 * time.Millisecond
-
-// allIdle arms the end of the continuations the scheduler keeps: no carrier is busy now.
-func (sc *Scheduler) allIdle() {
-	if sc.coros.armed.Load() || !sc.coros.armed.CompareAndSwap(false, true) {
-		return
-	}
-	time.AfterFunc(coroKeepAlive, func() {
-		sc.coros.armed.Store(false)
-		if !sc.pool.Busy() { // else the carrier busy now arms it again when it goes idle
-			sc.dropCoros()
-		}
-	})
-}
-
-// dropCoros ends the continuations the scheduler keeps.
+// dropCoros ends the continuations the scheduler keeps (Close).
 func (sc *Scheduler) dropCoros() {
 	cp := &sc.coros
 	cp.mu.Lock()
 	free := cp.free
-	cp.free = nil
+	cp.free, cp.low = nil, 0
 	cp.mu.Unlock()
 	for _, co := range free {
 		co.stop()
@@ -299,14 +316,12 @@ func drive(co *coro, s *carrier.Slot) (*carrier.Slot, bool) {
 			t := co.other
 			co.other = nil
 			s = co.slot
-			if !co.dead {
-				putCoro(s, co)
-			}
+			co.sc.putCoro(s, co)
 			co = t.coro()
 			t.slot.Store(s)
 			co.slot = nil
 		case whyIdle: // the carrier went idle in the loop's Next
-			co.sc.keepCoro(co)
+			co.sc.coros.give(nil, co)
 			ok = true
 			return nil, false
 		case whyYield:

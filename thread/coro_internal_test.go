@@ -2,6 +2,7 @@ package thread
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -75,5 +76,86 @@ func TestEndedThreadsLeaveTheirContinuationsForReuse(t *testing.T) {
 	t.Logf("%d continuations made", s.coros.made.Load())
 	if n := s.coros.made.Load(); n > 50 {
 		t.Fatalf("%d continuations made for 1,000 threads that parked one after another", n)
+	}
+}
+
+// burstOfSleepers starts n threads on s that each sleep d, and waits for them all.
+func burstOfSleepers(t *testing.T, s *Scheduler, n int, d time.Duration) {
+	t.Helper()
+	ts := make([]*Thread, n)
+	for i := range ts {
+		ts[i] = OfVirtual().Scheduler(s).Start(func() {
+			if err := Sleep(d); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for _, th := range ts {
+		th.Join()
+	}
+}
+
+// burstOfParked starts n threads on s that all park at once, then unparks and joins them.
+func burstOfParked(s *Scheduler, n int64) {
+	var parked atomic.Int64
+	var release atomic.Bool
+	ts := make([]*Thread, n)
+	for i := range ts {
+		ts[i] = OfVirtual().Scheduler(s).Start(func() {
+			parked.Add(1)
+			for !release.Load() {
+				Park()
+			}
+		})
+	}
+	for parked.Load() < n || s.Stats().Parked < n {
+		time.Sleep(time.Millisecond)
+	}
+	release.Store(true)
+	for _, th := range ts {
+		Unpark(th)
+	}
+	for _, th := range ts {
+		th.Join()
+	}
+}
+
+// The continuations a burst of parked threads ended on serve a burst that follows at once: the
+// second makes few new ones (with a pool that kept 64, it made one per thread again).
+func TestBurstAfterBurstReusesContinuations(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	const n = 5000
+	burstOfParked(s, n)
+	first := s.coros.made.Load()
+	if first < n {
+		t.Fatalf("%d continuations made for %d threads parked at once", first, n)
+	}
+	burstOfParked(s, n)
+	if again := s.coros.made.Load() - first; again > n/10 {
+		t.Fatalf("the second burst made %d continuations, the first %d", again, first)
+	}
+}
+
+// A pool larger than what the scheduler's threads take shrinks to that: after a burst, a
+// trickle of threads keeps few continuations alive.
+func TestTrickleAfterBurstShrinksTheContinuations(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 2})
+	defer s.Close()
+	const n = 5000
+	burstOfParked(s, n)
+	if live := s.coros.live.Load(); live < n/2 {
+		t.Fatalf("%d continuations live right after %d threads parked at once ended", live, n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		burstOfSleepers(t, s, 2, time.Millisecond) // the trickle: what it needs stays taken
+		live := s.coros.live.Load()
+		if live <= 100 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d continuations still live after 10 s of a trickle of threads", live)
+		}
 	}
 }

@@ -187,7 +187,7 @@ func NewScheduler(opts SchedulerOptions) *Scheduler {
 	s := &Scheduler{opts: opts, pool: carrier.New(opts.Parallelism, opts.MaxPoolSize), wdIdle: make(chan struct{}, 1)}
 	s.timers.init()
 	s.pool.SetResume(resumeKey)
-	s.pool.SetOnIdle(s.slotIdle, s.allIdle)
+	s.pool.SetOnIdle(s.slotIdle)
 	if opts.WatchdogThreshold > 0 {
 		s.pool.Watch()
 	}

@@ -196,7 +196,6 @@ type Pool struct {
 	// hand-offs placed on slots since retired.
 	resume        func(unsafe.Pointer) Runnable
 	onIdle        func(*Slot)
-	allIdle       func()
 	all           atomic.Pointer[[]*Slot]
 	retiredHanded atomic.Int64
 
@@ -394,9 +393,8 @@ func (p *Pool) Yielded(s *Slot, r Runnable) {
 	s.then = n
 }
 
-// SetOnIdle makes f run on the goroutine that holds s just before s goes idle, and then, if
-// that left no slot busy, allIdle (both may be nil).
-func (p *Pool) SetOnIdle(f func(s *Slot), allIdle func()) { p.onIdle, p.allIdle = f, allIdle }
+// SetOnIdle makes f run on the goroutine that holds s just before s goes idle (nil: nothing).
+func (p *Pool) SetOnIdle(f func(s *Slot)) { p.onIdle = f }
 
 // startDispatcher starts a goroutine that runs the dispatch loop on s, starting with r, until the
 // queue is empty or the goroutine loses its slot (a resumption took it, or a task ended
@@ -545,11 +543,7 @@ func (p *Pool) nextSlow(s *Slot) Runnable {
 	}
 	p.mu.Lock()
 	p.idleLocked(s)
-	last := p.busy == 0
 	p.mu.Unlock()
-	if last && p.allIdle != nil {
-		p.allIdle()
-	}
 	// a Submit that pushed after the pop above may have seen no slot available, and a PutNext
 	// after the steal no idle slot: look again
 	if !p.q.empty() || p.anyNext() {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/loomgo/loom/cmd/loom/java"
+	"github.com/loomgo/loom/thread"
 )
 
 // Case is one benchmark.
@@ -169,6 +170,7 @@ func runGroup(o Options, g []Case, bt time.Duration, rounds int) ([]Result, erro
 			if o.Progress != nil {
 				fmt.Fprintf(o.Progress, "bench %s (round %d of %d) ...\n", full, round+1, n)
 			}
+			settle()
 			br := testing.Benchmark(c.F)
 			if br.N == 0 {
 				return nil, fmt.Errorf("benchmark %s failed", full)
@@ -210,6 +212,18 @@ func runGroup(o Options, g []Case, bt time.Duration, rounds int) ([]Result, erro
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// settle waits, for at most a few seconds, until the default scheduler has ended most of the
+// continuations the last case's virtual threads left (a scheduler keeps free ones for a while,
+// see thread.SchedulerStats.Goroutines), so that a case does not run while the one before it
+// still ends thousands of them: each case's time is its own work. A case then starts the way a
+// burst after a quiet spell does, with no continuation to reuse.
+func settle() {
+	s := thread.DefaultScheduler()
+	for deadline := time.Now().Add(5 * time.Second); s.Stats().Goroutines > 1000 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // roundFigure is what case c is compared by in one round: ns/op, or its Metric.
