@@ -151,10 +151,11 @@ type coroCache struct {
 // of threads ends over as long as it took to start them, so the first to end were gone by the
 // time the next burst started.
 type coroPool struct {
-	mu    sync.Mutex
-	free  []*coro // oldest first
-	low   int     // the fewest in free since the last sweep
-	armed bool    // a sweep is pending
+	mu     sync.Mutex
+	free   []*coro // oldest first
+	low    int     // the fewest in free since the last sweep
+	armed  bool    // a sweep is pending
+	closed bool    // the scheduler is closed: a continuation given now ends at once
 
 	live atomic.Int64 // continuations started and not ended (Stats)
 	peak atomic.Int64 // the most of them live at once
@@ -212,9 +213,21 @@ func (sc *Scheduler) putCoro(s *carrier.Slot, co *coro) {
 	c.n = 0
 }
 
-// give adds cos and co (if not nil) to the pool's free continuations, and arms a sweep.
+// give adds cos and co (if not nil) to the pool's free continuations, and arms a sweep; once
+// the scheduler is closed, it ends them instead (the driver a thread's end left on a carrier
+// gives its continuation back after the carrier went idle, which Close may have seen already).
 func (cp *coroPool) give(cos []*coro, co *coro) {
 	cp.mu.Lock()
+	if cp.closed {
+		cp.mu.Unlock()
+		for _, c := range cos {
+			c.stop()
+		}
+		if co != nil {
+			co.stop()
+		}
+		return
+	}
 	if !cp.armed {
 		cp.low = len(cp.free)
 	}
@@ -260,12 +273,12 @@ func (sc *Scheduler) slotIdle(s *carrier.Slot) {
 	c.n = 0
 }
 
-// dropCoros ends the continuations the scheduler keeps (Close).
+// dropCoros ends the continuations the scheduler keeps, and those given to it later (Close).
 func (sc *Scheduler) dropCoros() {
 	cp := &sc.coros
 	cp.mu.Lock()
 	free := cp.free
-	cp.free, cp.low = nil, 0
+	cp.free, cp.low, cp.closed = nil, 0, true
 	cp.mu.Unlock()
 	for _, co := range free {
 		co.stop()

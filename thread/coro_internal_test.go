@@ -159,3 +159,23 @@ func TestTrickleAfterBurstShrinksTheContinuations(t *testing.T) {
 		}
 	}
 }
+
+// A continuation given back to a closed scheduler's pool ends at once instead of waiting for a
+// sweep: a driver gives its continuation back after its carrier went idle, which Close may have
+// seen already.
+func TestContinuationGivenAfterCloseEnds(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{Parallelism: 1})
+	OfVirtual().Scheduler(s).Start(func() {}).Join()
+	s.Close()
+	co := newCoro(s)
+	s.coros.give(nil, co)
+	s.coros.mu.Lock()
+	n := len(s.coros.free)
+	s.coros.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("a closed scheduler keeps %d continuations", n)
+	}
+	if _, ok := co.next(); ok {
+		t.Fatal("the continuation given after Close was not ended")
+	}
+}
