@@ -144,12 +144,17 @@ type coroCache struct {
 // statements; a pool nobody takes from is empty after two sweeps, so an idle scheduler soon holds
 // no goroutine; and a pool larger than what its scheduler's threads take shrinks to that.
 //
-// Rejected: keeping at most 64 and ending the rest (the first engine on continuations). A batch
-// of 100,000 sleepers started right after another then made 100,000 new ones, six allocations and
-// a goroutine each; kept, it makes few (2.0-4.7 allocations a thread against 8-10). Rejected
-// too: ending, at each sweep, all those given before the sweep before (two generations). A burst
-// of threads ends over as long as it took to start them, so the first to end were gone by the
-// time the next burst started.
+// Measured with batches of 100,000 sleepers × 100 ms, each started as soon as the one before
+// had ended (a probe outside loom bench, one run each, 2 cores): keeping at most 64 and ending the
+// rest (the first engine on continuations) made a new continuation for most threads of every
+// batch, six allocations and a goroutine each (6.3-10 allocations a thread; 197-266 ms a batch);
+// this pool, swept every 100 ms, makes few after the first batch (2.0-4.0 allocations a thread;
+// 175-198 ms a batch, goroutines 163-194 ms). Rejected too: sweeping every 50 ms (3.6-7.5
+// allocations a thread), and ending at each sweep all those given before the sweep before (two
+// generations; 5.2-9.1): a burst of threads ends over about as long as it took to start, so the
+// first ones to end were gone by the time the next burst started. loom bench's sleeper rows do
+// not show this: it lets a scheduler end what it keeps before each case, so every batch there
+// starts cold.
 type coroPool struct {
 	mu     sync.Mutex
 	free   []*coro // oldest first

@@ -66,8 +66,8 @@
 //   - Keeping idle dispatcher goroutines alive for a keep-alive period (the JDK keeps idle carrier
 //     OS threads for 30 s): the Go runtime already caches goroutine structures and stacks, so a
 //     dispatcher that finds the queue empty simply exits and an idle pool holds no goroutine.
-//     (Package thread keeps the continuations of an idle scheduler for a short while: making one
-//     costs more than a goroutine, see its coro.go.)
+//     (Package thread keeps the free continuations of its threads for a short while after the
+//     last one was needed: making one costs more than a goroutine, see its coro.go.)
 //   - One FIFO under a mutex (loom's first pool): strictly FIFO and simple, but every submit and
 //     every dispatch took the same lock; with eight goroutines submitting on two cores the lock
 //     convoyed (a holder preempted in its critical section stalls every submitter) and the lock
