@@ -9,9 +9,10 @@ import (
 )
 
 // sleepersMemory starts n threads from start that each sleep until interrupted, measures the
-// heap and stacks in use (and the RSS) once they all sleep, then interrupts and joins them.
-func sleepersMemory(n int, start func(task func()) (*thread.Thread, error)) (inuse, rss int64, err error) {
-	before, rss0 := settledInUse(), rssBytes()
+// heap and stacks in use (and the RSS) once they all sleep, then interrupts and joins them. It
+// begins once the schedulers ss (and the default one) hold no goroutine (quietInUse).
+func sleepersMemory(n int, start func(task func()) (*thread.Thread, error), ss ...*thread.Scheduler) (inuse, rss int64, err error) {
+	before, rss0 := quietInUse(ss...), rssBytes()
 	var asleep atomic.Int64
 	threads := make([]*thread.Thread, 0, n)
 	defer func() {
@@ -56,7 +57,7 @@ func memory10k(c *Config) Outcome {
 	defer s.Close()
 	vb := thread.OfVirtual().Scheduler(s)
 	c.logf("%s sleeping virtual threads", commas(int64(n)))
-	vMem, vRSS, err := sleepersMemory(n, func(task func()) (*thread.Thread, error) { return vb.Start(task), nil })
+	vMem, vRSS, err := sleepersMemory(n, func(task func()) (*thread.Thread, error) { return vb.Start(task), nil }, s)
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -67,7 +68,7 @@ func memory10k(c *Config) Outcome {
 	pMem, pRSS, err := sleepersMemory(pn, func(task func()) (*thread.Thread, error) {
 		t := pb.Unstarted(task)
 		return t, t.TryStart()
-	})
+	}, s) // the virtual threads' continuations, kept a while, end before this begins
 	if err != nil {
 		return Outcome{Err: err}
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/loomgo/loom/thread"
 )
 
 // osThreads returns the number of OS threads the process has now (Linux: the Threads: line of
@@ -60,6 +62,24 @@ func inUse() int64 {
 func settledInUse() int64 {
 	runtime.GC()
 	return inUse()
+}
+
+// quietInUse is settledInUse for the start of a measurement: it first waits (a few seconds at
+// most) until the default scheduler and those given hold no goroutine, so that the free
+// continuations a scheduler keeps for a while after its threads ended (see
+// thread.SchedulerStats.Goroutines) are neither counted in the baseline and then reused by the
+// threads measured, nor freed while they are measured.
+func quietInUse(ss ...*thread.Scheduler) int64 {
+	ss = append(ss, thread.DefaultScheduler())
+	waitFor(5*time.Second, func() bool {
+		for _, s := range ss {
+			if s.Stats().Goroutines != 0 {
+				return false
+			}
+		}
+		return true
+	})
+	return settledInUse()
 }
 
 // peak samples f every few milliseconds until stop is called, and returns the highest value
