@@ -96,7 +96,8 @@ func burstOfSleepers(t *testing.T, s *Scheduler, n int, d time.Duration) {
 }
 
 // burstOfParked starts n threads on s that all park at once, then unparks and joins them.
-func burstOfParked(s *Scheduler, n int64) {
+func burstOfParked(t *testing.T, s *Scheduler, n int64) {
+	t.Helper()
 	var parked atomic.Int64
 	var release atomic.Bool
 	ts := make([]*Thread, n)
@@ -108,7 +109,12 @@ func burstOfParked(s *Scheduler, n int64) {
 			}
 		})
 	}
-	for parked.Load() < n || s.Stats().Parked < n {
+	late := int64(-1)
+	for deadline := time.Now().Add(20 * time.Second); parked.Load() < n || s.Stats().Parked < n; {
+		if time.Now().After(deadline) {
+			late = s.Stats().Parked
+			break
+		}
 		time.Sleep(time.Millisecond)
 	}
 	release.Store(true)
@@ -118,6 +124,9 @@ func burstOfParked(s *Scheduler, n int64) {
 	for _, th := range ts {
 		th.Join()
 	}
+	if late >= 0 {
+		t.Fatalf("only %d of %d threads parked after 20 s", late, n)
+	}
 }
 
 // The continuations a burst of parked threads ended on serve a burst that follows at once: the
@@ -126,12 +135,12 @@ func TestBurstAfterBurstReusesContinuations(t *testing.T) {
 	s := NewScheduler(SchedulerOptions{Parallelism: 2})
 	defer s.Close()
 	const n = 5000
-	burstOfParked(s, n)
+	burstOfParked(t, s, n)
 	first := s.coros.made.Load()
 	if first < n {
 		t.Fatalf("%d continuations made for %d threads parked at once", first, n)
 	}
-	burstOfParked(s, n)
+	burstOfParked(t, s, n)
 	if again := s.coros.made.Load() - first; again > n/10 {
 		t.Fatalf("the second burst made %d continuations, the first %d", again, first)
 	}
@@ -143,7 +152,7 @@ func TestTrickleAfterBurstShrinksTheContinuations(t *testing.T) {
 	s := NewScheduler(SchedulerOptions{Parallelism: 2})
 	defer s.Close()
 	const n = 5000
-	burstOfParked(s, n)
+	burstOfParked(t, s, n)
 	if live := s.coros.live.Load(); live < n/2 {
 		t.Fatalf("%d continuations live right after %d threads parked at once ended", live, n)
 	}
