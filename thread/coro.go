@@ -145,16 +145,16 @@ type coroCache struct {
 // no goroutine; and a pool larger than what its scheduler's threads take shrinks to that.
 //
 // Measured with batches of 100,000 sleepers × 100 ms, each started as soon as the one before
-// had ended (a probe outside loom bench, one run each, 2 cores): keeping at most 64 and ending the
-// rest (the first engine on continuations) made a new continuation for most threads of every
-// batch, six allocations and a goroutine each (6.3-10 allocations a thread; 197-266 ms a batch);
-// this pool, swept every 100 ms, makes few after the first batch (2.0-4.0 allocations a thread;
-// 175-198 ms a batch, goroutines 163-194 ms). Rejected too: sweeping every 50 ms (3.6-7.5
-// allocations a thread), and ending at each sweep all those given before the sweep before (two
-// generations; 5.2-9.1): a burst of threads ends over about as long as it took to start, so the
-// first ones to end were gone by the time the next burst started. loom bench's sleeper rows do
-// not show this: it lets a scheduler end what it keeps before each case, so every batch there
-// starts cold.
+// had ended (a probe outside loom bench, one run each, 2 cores; figures of the batches after
+// the first): keeping at most 64 and ending the rest (the first engine on continuations) made a
+// new continuation for most threads of every batch, six allocations and a goroutine each
+// (6.3-10.1 allocations a thread; 197-266 ms a batch); this pool, swept every 100 ms, makes few
+// (2.0-5.4 allocations a thread; 175-231 ms a batch, goroutines 163-223 ms). Rejected: the
+// same sweep every 50 ms (4.2-7.1 allocations a thread), and ending at each sweep all those
+// given before the sweep before (two generations; 5.2-9.1 swept every 20 ms, 3.6-7.5 every 50
+// ms): a burst of threads ends over about as long as it took to start, so the first ones to end
+// were gone by the time the next burst started. loom bench's sleeper rows do not show this: it
+// lets a scheduler end what it keeps before each case, so every batch there starts cold.
 type coroPool struct {
 	mu     sync.Mutex
 	free   []*coro // oldest first
