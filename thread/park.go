@@ -467,19 +467,16 @@ func resumeKey(k unsafe.Pointer) carrier.Runnable { return (*resumption)(k) }
 // channel; the Cond's ticket list is the thread's own). Until continuations, every unmounting
 // park waited on such a parker too (see "The floor of two designs" above).
 type parker struct {
-	woken atomic.Uint32 // 0 or wokenSlot
+	woken atomic.Bool // the wake came (false: waiting)
 	c     sync.Cond
 }
-
-// wokenSlot is parker.woken once the thread is woken (0: waiting).
-const wokenSlot = 1
 
 type parkerLocker parker
 
 func (l *parkerLocker) Lock() {}
 
 func (l *parkerLocker) Unlock() {
-	if l.woken.Load() != 0 {
+	if l.woken.Load() {
 		l.c.Signal() // the wake came before the sleep: do not sleep
 	}
 }
@@ -495,7 +492,7 @@ func (t *Thread) armWake() {
 			t.wait = unsafe.Pointer(p)
 		}
 	}
-	p.woken.Store(0)
+	p.woken.Store(false)
 }
 
 //go:noinline
@@ -508,7 +505,7 @@ func newParker() *parker {
 // awaitWake waits for the wake armWake prepared.
 func (t *Thread) awaitWake() {
 	p := t.pk()
-	for p.woken.Load() == 0 {
+	for !p.woken.Load() {
 		p.c.Wait()
 	}
 }
@@ -519,7 +516,7 @@ func (t *Thread) wakeWith(s *carrier.Slot) {
 		t.slot.Store(s)
 	}
 	p := t.pk()
-	p.woken.Store(wokenSlot)
+	p.woken.Store(true)
 	p.c.Signal()
 }
 
@@ -671,10 +668,9 @@ func (t *Thread) endAbnormally(v any) {
 	}
 }
 
-// finish ends a virtual thread on its goroutine and returns the carrier the goroutine holds. The
-// thread's parker goes back to the carrier for the next thread that parks there, or to the pool
-// of parkers (see reuseParker): once t has ended, no waker can win its park word, so nothing
-// touches the parker any more (but a late pre-wake: see claimCarrier).
+// finish ends a virtual thread on its continuation and returns the carrier it holds then; the
+// continuation goes back to dispatching (coro.loop). Once t has ended no waker can win its park
+// word, so nothing resumes the continuation on t's behalf any more.
 func (t *Thread) finish() *carrier.Slot {
 	if t.regIndex != 0 {
 		unregisterVirtual(t)

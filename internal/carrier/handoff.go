@@ -78,9 +78,7 @@ func (p *Pool) SetResume(f func(key unsafe.Pointer) Runnable) { p.resume = f }
 // PutNext queues the resumption identified by key (its Runnable is resume(key)) in the next cell
 // of s, which the caller holds, if nothing is queued on the pool and the cell is free; it reports
 // whether it did. idle, returned with placed, says an idle slot existed after the placement: the
-// caller should wake the resumed goroutine, so that it can take that slot (Reclaim) if the
-// caller keeps s. (By then a carrier may have taken the key and be handing itself over: the
-// resumed goroutine finds that out in Reclaim.)
+// caller, if it keeps s, starts a spinner (Wake) to give that slot what waits in the cell.
 func (p *Pool) PutNext(s *Slot, key unsafe.Pointer) (placed, idle bool) {
 	if p.resume == nil || atomic.LoadPointer(&s.next) != nil || !p.q.empty() {
 		return false, false
@@ -140,7 +138,7 @@ func (p *Pool) nexts() (queued int, handed int64) {
 	return queued, handed + p.retiredHanded.Load()
 }
 
-// publishSlotsLocked republishes the list of slots that steal and Reclaim walk.
+// publishSlotsLocked republishes the list of slots that steal and anyNext walk.
 func (p *Pool) publishSlotsLocked() {
 	all := make([]*Slot, 0, len(p.slots))
 	for _, s := range p.slots {
@@ -148,6 +146,3 @@ func (p *Pool) publishSlotsLocked() {
 	}
 	p.all.Store(&all)
 }
-
-// Slots returns every slot that exists (for tests).
-func (p *Pool) Slots() *[]*Slot { return p.all.Load() }

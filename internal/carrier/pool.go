@@ -18,7 +18,7 @@
 // back when the thread parks; the driver then pops the next Runnable. A continuation runs the
 // next new tasks inline itself (it calls Next), so a burst of tasks that never park costs no
 // switch. A slot therefore stays with its driver goroutine, which is started when an idle slot is
-// given work (dispatchOn) and ends when the slot goes idle, or when a thread under it gives the
+// given work (startDispatcher) and ends when the slot goes idle, or when a thread under it gives the
 // slot away (Blocking, an I/O park: Release, which starts another driver for it) or calls
 // [runtime.Goexit].
 //
@@ -199,7 +199,7 @@ type Pool struct {
 	all           atomic.Pointer[[]*Slot]
 	retiredHanded atomic.Int64
 
-	// goroutines counts the goroutines the pool has started (dispatchOn) that have not ended: the
+	// goroutines counts the goroutines the pool has started (startDispatcher) that have not ended: the
 	// drivers of its slots, and drivers blocked with a continuation that gave its slot away. It is
 	// what a burst of tasks costs in goroutines, measured without runtime.NumGoroutine, which
 	// counts the whole process (and reads high for a while after a million goroutines end). It
@@ -312,7 +312,7 @@ func (p *Pool) submitDirect(r Runnable) bool {
 	}
 	p.direct++
 	p.mu.Unlock()
-	p.dispatchOn(s, r)
+	p.startDispatcher(s, r)
 	return true
 }
 
@@ -331,7 +331,7 @@ func (p *Pool) wake() {
 		}
 		if r != nil {
 			p.mu.Unlock()
-			p.dispatchOn(s, r)
+			p.startDispatcher(s, r)
 			return
 		}
 		// a busy carrier took it first
@@ -341,12 +341,6 @@ func (p *Pool) wake() {
 			return
 		}
 	}
-}
-
-// dispatchOn gives slot s to r on a fresh dispatcher goroutine: only a dispatch loop carries a
-// Runnable (it drives the thread's continuation, see package thread's coro.go).
-func (p *Pool) dispatchOn(s *Slot, r Runnable) {
-	p.startDispatcher(s, r)
 }
 
 // Wake makes sure that a goroutine will look for a resumption waiting in a hand-off cell while a
@@ -396,9 +390,10 @@ func (p *Pool) Yielded(s *Slot, r Runnable) {
 // SetOnIdle makes f run on the goroutine that holds s just before s goes idle (nil: nothing).
 func (p *Pool) SetOnIdle(f func(s *Slot)) { p.onIdle = f }
 
-// startDispatcher starts a goroutine that runs the dispatch loop on s, starting with r, until the
-// queue is empty or the goroutine loses its slot (a resumption took it, or a task ended
-// abnormally).
+// startDispatcher gives slot s to r on a fresh goroutine that runs the dispatch loop on s (the
+// driver: only a dispatch loop carries a Runnable, see package thread's coro.go), starting with
+// r, until the queue is empty or the driver loses its slot (a thread under it gave the slot away,
+// or called runtime.Goexit).
 //
 // The goroutine runs s.start, a closure made with the slot, and finds r in s.first: a go
 // statement with arguments (go p.loop(s, r)) allocates a closure for them, and the caller may be
@@ -573,7 +568,7 @@ func (p *Pool) retire(s *Slot) bool {
 // next queued Runnable on another goroutine, or back to the idle list.
 func (p *Pool) Release(s *Slot) {
 	if r := p.Next(s); r != nil {
-		p.dispatchOn(s, r)
+		p.startDispatcher(s, r)
 	}
 }
 
@@ -604,7 +599,7 @@ func (p *Pool) Compensate() bool {
 	}
 	p.mu.Unlock()
 	if s != nil {
-		p.dispatchOn(s, r)
+		p.startDispatcher(s, r)
 	}
 	return true
 }
@@ -674,7 +669,7 @@ type Stats struct {
 	Queued         int   // runnables waiting for a carrier
 	Compensations  int   // compensations in force
 	PeakPoolSize   int   // largest pool size seen
-	Submitted      int64 // runnables ever queued (Submit and Yield)
+	Submitted      int64 // runnables ever queued (Submit, SubmitFromCarrier and Yielded)
 	Goroutines     int64 // goroutines the pool started that have not ended (drivers)
 	PeakGoroutines int64 // the most of them alive at once
 }
